@@ -1,0 +1,8 @@
+/* clock.h: monotonic and wall-clock time in seconds (double). */
+#ifndef TPMON_CLOCK_H
+#define TPMON_CLOCK_H
+
+double clock_mono(void);	/* CLOCK_MONOTONIC, s */
+double clock_wall(void);	/* CLOCK_REALTIME, s since the epoch */
+
+#endif

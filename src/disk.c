@@ -1,0 +1,231 @@
+/* disk.c: directory footprint.  Counts allocated blocks (st_blocks), not
+ * apparent sizes: a sparse 20 GB file uses no disk, 100,000 one-byte files
+ * use 400 MB.  Hard links are counted once.  Runs in its own thread: it
+ * only reads the file system and never touches ptrace. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "clock.h"
+#include "disk.h"
+#include "error.h"
+#include "xmalloc.h"
+
+struct inode_set {
+	uint64_t *keys;
+	size_t n, cap;
+};
+
+struct tp_disk {
+	char **dirs;
+	double period;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop, want_walk, have;
+	unsigned long walks;
+	double mb, when;
+	long files;
+};
+
+/* Remember a multiply-linked inode; true if it was already counted. */
+static bool seen_before(struct inode_set *s, dev_t dev, ino_t ino)
+{
+	uint64_t key = ((uint64_t)dev << 40) ^ (uint64_t)ino;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->keys[i] == key)
+			return true;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->keys = xreallocarray(s->keys, s->cap, sizeof(*s->keys));
+	}
+	s->keys[s->n++] = key;
+	return false;
+}
+
+static void walk_dir(int dfd, uint64_t *blocks, long *files, struct inode_set *links, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (st.st_nlink > 1 && !S_ISDIR(st.st_mode) &&
+		    seen_before(links, st.st_dev, st.st_ino))
+			continue;
+		*blocks += (uint64_t)st.st_blocks;
+		if (!S_ISDIR(st.st_mode)) {
+			(*files)++;
+			continue;
+		}
+		if (depth < 256) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub >= 0)
+				walk_dir(sub, blocks, files, links, depth + 1);
+		}
+	}
+	closedir(d);
+}
+
+static void walk_all(struct tp_disk *d, double *mb, long *files)
+{
+	uint64_t blocks = 0;
+	struct inode_set links = { NULL, 0, 0 };
+	char **dir;
+
+	*files = 0;
+	for (dir = d->dirs; *dir; dir++) {
+		int fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd >= 0)
+			walk_dir(fd, &blocks, files, &links, 0);
+	}
+	free(links.keys);
+	*mb = (double)blocks * 512.0 / (1024.0 * 1024.0);
+}
+
+static void wait_period(struct tp_disk *d, double secs)
+{
+	struct timespec ts;
+	double until;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	until = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + secs;
+	ts.tv_sec = (time_t)until;
+	ts.tv_nsec = (long)((until - (double)ts.tv_sec) * 1e9);
+	while (!d->stop && !d->want_walk)
+		if (pthread_cond_timedwait(&d->cond, &d->lock, &ts) == ETIMEDOUT)
+			break;
+}
+
+static void *disk_thread(void *arg)
+{
+	struct tp_disk *d = arg;
+	double mb, t0, took;
+	long files;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->stop) {
+		d->want_walk = false;
+		pthread_mutex_unlock(&d->lock);
+		t0 = clock_mono();
+		walk_all(d, &mb, &files);
+		took = clock_mono() - t0;
+		pthread_mutex_lock(&d->lock);
+		d->mb = mb;
+		d->files = files;
+		d->when = clock_mono();
+		d->have = true;
+		d->walks++;
+		pthread_cond_broadcast(&d->cond);
+		/* a slow walk waits longer, so walking costs at most ~20% */
+		wait_period(d, took * 4 > d->period ? took * 4 : d->period);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+struct tp_disk *disk_start(const char *const *dirs, double period)
+{
+	struct tp_disk *d = xcalloc(1, sizeof(*d));
+	size_t n = 0, i;
+	sigset_t all, old;
+	int err;
+
+	while (dirs[n])
+		n++;
+	d->dirs = xcalloc(n + 1, sizeof(char *));
+	for (i = 0; i < n; i++)
+		d->dirs[i] = xstrdup(dirs[i]);
+	d->period = period;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->cond, NULL);
+	/* the walker must never take the monitor's signals */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&d->thread, NULL, disk_thread, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		errno = err;
+		perror_msg("cannot start the disk walker");
+		for (i = 0; i < n; i++)
+			free(d->dirs[i]);
+		free(d->dirs);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+bool disk_latest(struct tp_disk *d, double *mb, long *files, double *when)
+{
+	bool have;
+
+	pthread_mutex_lock(&d->lock);
+	have = d->have;
+	*mb = d->mb;
+	*files = d->files;
+	*when = d->when;
+	pthread_mutex_unlock(&d->lock);
+	return have;
+}
+
+void disk_final(struct tp_disk *d, double *mb, long *files)
+{
+	unsigned long target;
+
+	pthread_mutex_lock(&d->lock);
+	/* a walk in progress may have started before the task's last write */
+	target = d->walks + 2;
+	d->want_walk = true;
+	pthread_cond_broadcast(&d->cond);
+	while (d->walks < target && !d->stop) {
+		pthread_cond_wait(&d->cond, &d->lock);
+		if (d->walks < target) {
+			d->want_walk = true;
+			pthread_cond_broadcast(&d->cond);
+		}
+	}
+	*mb = d->mb;
+	*files = d->files;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void disk_stop(struct tp_disk *d)
+{
+	char **dir;
+
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->stop = true;
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+	pthread_join(d->thread, NULL);
+	for (dir = d->dirs; *dir; dir++)
+		free(*dir);
+	free(d->dirs);
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->cond);
+	free(d);
+}

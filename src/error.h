@@ -1,0 +1,27 @@
+/* error.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task. */
+#ifndef TPMON_ERROR_H
+#define TPMON_ERROR_H
+
+#include <stdbool.h>
+#include "compat.h"
+
+/* Exit statuses of tpmon's own failures (task mode, see doc/tpmon.1). */
+enum {
+	TP_EXIT_LIMIT = 124,
+	TP_EXIT_FAILURE = 125,
+	TP_EXIT_NOEXEC = 126,
+	TP_EXIT_NOTFOUND = 127,
+};
+
+extern bool debug_enabled;
+
+void error_set_debug_file(const char *path);
+void error_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
+void perror_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
+void error_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
+void perror_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
+void debug_msg_impl(const char *fmt, ...) ATTR_FORMAT(1, 2);
+
+#define debug_msg(...) do { if (debug_enabled) debug_msg_impl(__VA_ARGS__); } while (0)
+
+#endif

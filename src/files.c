@@ -1,0 +1,190 @@
+/* files.c: counting opens per path.  At each open-family seccomp stop the
+ * path argument is read from the tracee with process_vm_readv() and the
+ * file's device and size before the open are taken with stat() through
+ * /proc/TID/cwd (or the dirfd), so relative paths resolve as the task saw them. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "error.h"
+#include "files.h"
+#include "xmalloc.h"
+
+#define NBUCKETS 1024u
+
+struct tp_file {
+	char *path;		/* as the task named it */
+	char *where;		/* a path tpmon can stat at the end */
+	uint64_t dev, size_initial;
+	unsigned long opens;
+	struct tp_file *hnext, *next;
+};
+
+struct tp_files {
+	struct tp_file *buckets[NBUCKETS];
+	struct tp_file *first, **last;
+};
+
+static unsigned hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h % NBUCKETS;
+}
+
+struct tp_files *files_new(void)
+{
+	struct tp_files *f = xcalloc(1, sizeof(*f));
+
+	f->last = &f->first;
+	return f;
+}
+
+static void record(struct tp_files *f, const char *path, const char *where)
+{
+	unsigned h = hash(path);
+	struct tp_file *e;
+	struct stat st;
+
+	for (e = f->buckets[h]; e; e = e->hnext)
+		if (!strcmp(e->path, path)) {
+			e->opens++;
+			return;
+		}
+	e = xcalloc(1, sizeof(*e));
+	e->path = xstrdup(path);
+	e->where = xstrdup(where);
+	if (stat(where, &st) == 0) {
+		e->dev = (uint64_t)st.st_dev;
+		e->size_initial = (uint64_t)st.st_size;
+	}
+	e->opens = 1;
+	e->hnext = f->buckets[h];
+	f->buckets[h] = e;
+	*f->last = e;
+	f->last = &e->next;
+}
+
+static int read_string(pid_t tid, unsigned long addr, char *buf, size_t len)
+{
+	struct iovec local = { buf, len - 1 }, remote = { (void *)addr, len - 1 };
+	ssize_t n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return memchr(buf, '\0', (size_t)n) ? 0 : -1;
+}
+
+/* Which argument holds the path and which the dirfd (-1: none). */
+static int path_arg(long nr, int *dirfd_arg)
+{
+	*dirfd_arg = -1;
+#ifdef SYS_open
+	if (nr == SYS_open)
+		return 0;
+#endif
+#ifdef SYS_creat
+	if (nr == SYS_creat)
+		return 0;
+#endif
+	if (nr == SYS_openat
+#ifdef SYS_openat2
+	    || nr == SYS_openat2
+#endif
+	) {
+		*dirfd_arg = 0;
+		return 1;
+	}
+	return -1;
+}
+
+void files_syscall(struct tp_files *f, pid_t tid)
+{
+	struct __ptrace_syscall_info info;
+	char path[4096], where[4200];
+	int arg, dfd_arg;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
+	    info.op != PTRACE_SYSCALL_INFO_SECCOMP)
+		return;
+	arg = path_arg((long)info.seccomp.nr, &dfd_arg);
+	if (arg < 0 || read_string(tid, (unsigned long)info.seccomp.args[arg], path, sizeof(path)) < 0)
+		return;
+	if (path[0] == '/')
+		snprintf(where, sizeof(where), "%s", path);
+	else if (dfd_arg >= 0 && (int)info.seccomp.args[dfd_arg] != AT_FDCWD)
+		snprintf(where, sizeof(where), "/proc/%d/fd/%d/%s", (int)tid,
+			 (int)info.seccomp.args[dfd_arg], path);
+	else
+		snprintf(where, sizeof(where), "/proc/%d/cwd/%s", (int)tid, path);
+	record(f, path, where);
+}
+
+void files_exec(struct tp_files *f, pid_t tid)
+{
+	char link[64], exe[4096];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	record(f, exe, exe);
+}
+
+int files_write(const struct tp_files *f, const char *template)
+{
+	char *path = xasprintf("%s.files", template);
+	FILE *out = fopen(path, "we");
+	const struct tp_file *e;
+	struct stat st;
+
+	if (!out) {
+		perror_msg("cannot write %s", path);
+		free(path);
+		return -1;
+	}
+	fprintf(out, "#%-15s\n#%22s%21s%21s%7s%7s%7s%7s\n", "path", "device",
+		"size_initial(B)", "size_final(B)", "opens", "closes", "reads", "writes");
+	for (e = f->first; e; e = e->next) {
+		/* /proc/TID/... is gone with the task: fall back to the name */
+		uint64_t final = stat(e->path, &st) == 0 ? (uint64_t)st.st_size : 0;
+
+		fprintf(out, "%-15s\n%22llu%21llu%21llu%7lu%7d%7d%7d\n", e->path,
+			(unsigned long long)e->dev, (unsigned long long)e->size_initial,
+			(unsigned long long)final, e->opens, 0, 0, 0);
+	}
+	if (fclose(out) != 0) {
+		perror_msg("cannot write %s", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+void files_free(struct tp_files *f)
+{
+	struct tp_file *e, *next;
+
+	if (!f)
+		return;
+	for (e = f->first; e; e = next) {
+		next = e->next;
+		free(e->path);
+		free(e->where);
+		free(e);
+	}
+	free(f);
+}

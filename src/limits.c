@@ -1,0 +1,501 @@
+/* limits.c: limit specifications from JSON objects, resource_monitor's
+ * "res: value" text and files, and their evaluation against measured
+ * values.  Every parser works on a copy so that a rejected spec leaves the
+ * caller's limits untouched; every message is one printable line. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "limits.h"
+#include "units.h"
+
+/* Longest value or name quoted in a message, and longest origin. */
+#define SHOW_MAX 40
+#define ORIGIN_MAX 200
+
+/* Limit files are a few lines; refuse to slurp anything big. */
+#define LIMITS_FILE_MAX (1024 * 1024)
+
+/* Where a spec comes from, for the prefix of messages. */
+struct where {
+	char origin[ORIGIN_MAX + 8];
+	int line;		/* 0: do not show a line number */
+	char *err;
+	size_t errlen;
+};
+
+/* Copy at most @max bytes of @s into @dst, printable ASCII only, with
+ * "..." when cut.  @dst must hold @max + 4 bytes. */
+static void show(char *dst, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < max; i++)
+		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	if (s[i]) {
+		memcpy(dst + i, "...", 3);
+		i += 3;
+	}
+	dst[i] = '\0';
+}
+
+static void where_init(struct where *w, const char *origin, char *err,
+		       size_t errlen)
+{
+	show(w->origin, origin, ORIGIN_MAX);
+	w->line = 0;
+	w->err = err;
+	w->errlen = errlen;
+}
+
+static void fail(const struct where *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Write "origin[:line]: message" into the caller's error buffer. */
+static void fail(const struct where *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!w->err || w->errlen == 0)
+		return;
+	if (w->line > 0)
+		n = snprintf(w->err, w->errlen, "%s:%d: ", w->origin, w->line);
+	else
+		n = snprintf(w->err, w->errlen, "%s: ", w->origin);
+	if (n < 0 || (size_t)n >= w->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->err + n, w->errlen - n, fmt, ap);
+	va_end(ap);
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+/* Is @v acceptable as a limit of @info, once converted?  Zero means
+ * "none allowed" and only makes sense for some resources. */
+static int check_limit(const struct tp_res_info *info, double v,
+		       char *why, size_t whylen)
+{
+	if (v == 0 && !info->zero_ok) {
+		snprintf(why, whylen, "must be positive");
+		return -1;
+	}
+	return 0;
+}
+
+static void explain_negative(const struct tp_res_info *info, char *why,
+			     size_t whylen)
+{
+	snprintf(why, whylen, "%s",
+		 info->zero_ok ? "must not be negative" : "must be positive");
+}
+
+/* The summary unit of a count or of cores ("5 procs", [2, "cores"]) is
+ * accepted as no unit; sizes and times know "MB" and "s" already. */
+static bool is_summary_unit(const struct tp_res_info *info, const char *unit)
+{
+	return strcasecmp(unit, info->unit) == 0;
+}
+
+/* Parse a value written as text ("2G", "90s", "5 procs") for @info. */
+static int parse_value_text(const struct tp_res_info *info, const char *text,
+			    double *out, char *why, size_t whylen)
+{
+	char buf[64];
+	size_t n = strlen(text);
+	double v;
+
+	/* Drop a trailing summary unit word of cores and counts. */
+	if (info->kind == TP_UNIT_CORES || info->kind == TP_UNIT_COUNT) {
+		size_t end = n, start;
+
+		while (end > 0 && isspace((unsigned char)text[end - 1]))
+			end--;
+		start = end;
+		while (start > 0 && isalpha((unsigned char)text[start - 1]))
+			start--;
+		if (start > 0 && end - start < sizeof(buf) && start < sizeof(buf)) {
+			memcpy(buf, text + start, end - start);
+			buf[end - start] = '\0';
+			if (is_summary_unit(info, buf)) {
+				memcpy(buf, text, start);
+				buf[start] = '\0';
+				text = buf;
+			}
+		}
+	}
+	while (isspace((unsigned char)*text))
+		text++;
+	if (*text == '-' && units_parse(info->kind, text + 1, &v, NULL, 0) == 0) {
+		explain_negative(info, why, whylen);
+		return -1;
+	}
+	if (units_parse(info->kind, text, out, why, whylen) < 0)
+		return -1;
+	return check_limit(info, *out, why, whylen);
+}
+
+/* Parse a number with an optional separate unit (JSON 2048, [1, "GB"]). */
+static int parse_value_number(const struct tp_res_info *info, double v,
+			      const char *unit, double *out, char *why,
+			      size_t whylen)
+{
+	if (v < 0 || signbit(v)) {
+		explain_negative(info, why, whylen);
+		return -1;
+	}
+	if (unit && is_summary_unit(info, unit))
+		unit = NULL;
+	if (units_convert(info->kind, v, unit, out, why, whylen) < 0)
+		return -1;
+	return check_limit(info, *out, why, whylen);
+}
+
+/* Parse a JSON value: a number, a string with a unit, or [value, "unit"]. */
+static int parse_value_json(const struct tp_res_info *info, json_t *v,
+			    double *out, char *why, size_t whylen)
+{
+	if (json_is_number(v))
+		return parse_value_number(info, json_number_value(v), NULL, out,
+					  why, whylen);
+	if (json_is_string(v))
+		return parse_value_text(info, json_string_value(v), out, why,
+					whylen);
+	if (json_is_array(v) && json_array_size(v) == 2 &&
+	    json_is_number(json_array_get(v, 0)) &&
+	    json_is_string(json_array_get(v, 1)))
+		return parse_value_number(info,
+					  json_number_value(json_array_get(v, 0)),
+					  json_string_value(json_array_get(v, 1)),
+					  out, why, whylen);
+	snprintf(why, whylen, "expected a number, a string such as \"2G\" "
+		 "or [value, \"unit\"]");
+	return -1;
+}
+
+/* One "resource: value" entry of the text form, already trimmed. */
+static int parse_text_entry(struct tp_limits *l, char *entry,
+			    const struct where *w)
+{
+	char shown[SHOW_MAX + 4], why[128];
+	char *colon = strchr(entry, ':'), *name, *value;
+	const struct tp_res_info *info;
+	double v;
+	int r;
+
+	show(shown, entry, SHOW_MAX);
+	if (!colon) {
+		fail(w, "expected \"resource: value\", got \"%s\"", shown);
+		return -1;
+	}
+	*colon = '\0';
+	name = trim(entry);
+	value = trim(colon + 1);
+	if (*name == '\0') {
+		fail(w, "missing resource name before \":\"");
+		return -1;
+	}
+	show(shown, name, SHOW_MAX);
+	r = res_by_name(name);
+	if (r < 0) {
+		fail(w, "unknown resource \"%s\"", shown);
+		return -1;
+	}
+	info = res_info(r);
+	if (*value == '\0') {
+		fail(w, "%s: missing value", info->name);
+		return -1;
+	}
+	if (parse_value_text(info, value, &v, why, sizeof(why)) < 0) {
+		show(shown, value, SHOW_MAX);
+		fail(w, "%s: %s: %s", info->name, shown, why);
+		return -1;
+	}
+	l->set[r] = true;
+	l->value[r] = v;
+	return 0;
+}
+
+/* One line of the text form: a comment, blank, or comma-separated entries.
+ * Adds the number of entries parsed to @count. */
+static int parse_text_line(struct tp_limits *l, char *line,
+			   const struct where *w, int *count)
+{
+	char *entry = trim(line);
+
+	if (*entry == '#')
+		return 0;
+	while (entry) {
+		char *comma = strchr(entry, ',');
+
+		if (comma)
+			*comma = '\0';
+		entry = trim(entry);
+		if (*entry) {
+			if (parse_text_entry(l, entry, w) < 0)
+				return -1;
+			(*count)++;
+		}
+		entry = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+int limits_parse_text(struct tp_limits *l, const char *text,
+		      const char *origin, char *err, size_t errlen)
+{
+	struct tp_limits tmp = *l;
+	struct where w;
+	char *buf, *line;
+	int count = 0, rc = 0, lineno = 1;
+	bool numbered;
+
+	where_init(&w, origin, err, errlen);
+	buf = strdup(text);
+	if (!buf) {
+		fail(&w, "out of memory");
+		return -1;
+	}
+	/* Line numbers help in files, not in a one-line -L argument. */
+	numbered = strchr(text, '\n') != NULL;
+	for (line = buf; line && rc == 0; lineno++) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		w.line = numbered ? lineno : 0;
+		rc = parse_text_line(&tmp, line, &w, &count);
+		line = nl ? nl + 1 : NULL;
+	}
+	free(buf);
+	if (rc == 0 && count == 0) {
+		w.line = 0;
+		fail(&w, "no limits given");
+		rc = -1;
+	}
+	if (rc == 0)
+		*l = tmp;
+	return rc;
+}
+
+/* A JSON value as it reads in a message: numbers short ("1e+300", not
+ * jansson's 17 digits), anything else as compact ASCII JSON. */
+static void show_json(char shown[SHOW_MAX + 4], json_t *v)
+{
+	char num[32], *dump;
+
+	if (json_is_number(v)) {
+		snprintf(num, sizeof(num), "%.15g", json_number_value(v));
+		show(shown, num, SHOW_MAX);
+		return;
+	}
+	dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+	show(shown, dump ? dump : "?", SHOW_MAX);
+	free(dump);
+}
+
+/* Check one member of a JSON limits object and store it in @l. */
+static int parse_json_member(struct tp_limits *l, const char *key, json_t *v,
+			     const struct where *w)
+{
+	char shown[SHOW_MAX + 4], why[128];
+	double value;
+	int r = res_by_name(key);
+
+	if (r < 0) {
+		show(shown, key, SHOW_MAX);
+		fail(w, "unknown resource \"%s\"", shown);
+		return -1;
+	}
+	if (parse_value_json(res_info(r), v, &value, why, sizeof(why)) < 0) {
+		show_json(shown, v);
+		fail(w, "%s: %s: %s", res_info(r)->name, shown, why);
+		return -1;
+	}
+	l->set[r] = true;
+	l->value[r] = value;
+	return 0;
+}
+
+int limits_parse_json(struct tp_limits *l, const char *text, size_t len,
+		      const char *origin, char *err, size_t errlen)
+{
+	struct tp_limits tmp = *l;
+	struct where w;
+	json_error_t jerr;
+	json_t *root, *v;
+	const char *key;
+	int rc = 0;
+
+	where_init(&w, origin, err, errlen);
+	/* Duplicated keys are refused: jansson would keep only the last one
+	 * and an invalid earlier value would pass unnoticed. */
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		char shown[sizeof(jerr.text) + 4];
+
+		show(shown, jerr.text, sizeof(jerr.text) - 1);
+		fail(&w, "invalid JSON at line %d, column %d: %s", jerr.line,
+		     jerr.column, shown);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		fail(&w, "limits must be a JSON object");
+		json_decref(root);
+		return -1;
+	}
+	json_object_foreach(root, key, v) {
+		rc = parse_json_member(&tmp, key, v, &w);
+		if (rc < 0)
+			break;
+	}
+	json_decref(root);
+	if (rc == 0)
+		*l = tmp;
+	return rc;
+}
+
+/* Read all of @path into a NUL-terminated buffer the caller frees. */
+static char *read_whole(const char *path, size_t *lenp, const struct where *w)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1);
+	int fd;
+
+	if (!buf) {
+		fail(w, "out of memory");
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fail(w, "%s", strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *bigger = cap < LIMITS_FILE_MAX ?
+				realloc(buf, 2 * cap + 1) : NULL;
+
+			if (!bigger) {
+				fail(w, cap < LIMITS_FILE_MAX ? "out of memory" :
+				     "too large for a limits file");
+				goto fail;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fail(w, "%s", strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* Does @text (of @len bytes) look like a JSON object? */
+static bool looks_like_json(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	return i < len && text[i] == '{';
+}
+
+int limits_parse_file(struct tp_limits *l, const char *path,
+		      char *err, size_t errlen)
+{
+	struct where w;
+	size_t len;
+	char *text;
+	int rc;
+
+	where_init(&w, path, err, errlen);
+	text = read_whole(path, &len, &w);
+	if (!text)
+		return -1;
+	if (looks_like_json(text, len)) {
+		rc = limits_parse_json(l, text, len, path, err, errlen);
+	} else if (memchr(text, '\0', len)) {
+		fail(&w, "contains a NUL byte");
+		rc = -1;
+	} else {
+		rc = limits_parse_text(l, text, path, err, errlen);
+	}
+	free(text);
+	return rc;
+}
+
+int limits_parse_arg(struct tp_limits *l, const char *arg,
+		     char *err, size_t errlen)
+{
+	const char *p = arg;
+	struct stat st;
+	struct where w;
+	int stat_rc, stat_errno;
+
+	stat_rc = stat(arg, &st);
+	stat_errno = errno;
+	if (stat_rc == 0 && S_ISREG(st.st_mode))
+		return limits_parse_file(l, arg, err, errlen);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '{')
+		return limits_parse_json(l, arg, strlen(arg), "-L", err, errlen);
+	/* "-L limits.json" with a typo in the name: say so, rather than
+	 * complain that it is not "resource: value". */
+	if (*p && !strchr(p, ':')) {
+		char shown[ORIGIN_MAX + 4];
+
+		where_init(&w, "-L", err, errlen);
+		show(shown, arg, ORIGIN_MAX);
+		fail(&w, "%s: %s, and not \"resource: value\"", shown,
+		     stat_rc == 0 ? "not a regular file" :
+		     strerror(stat_errno));
+		return -1;
+	}
+	return limits_parse_text(l, arg, "-L", err, errlen);
+}
+
+bool limits_exceeded(const struct tp_limits *l, enum tp_res r, double value)
+{
+	return l->set[r] && value > l->value[r];
+}

@@ -1,0 +1,704 @@
+/* monitor.c: the event loop.  One thread, one poll() over a signalfd
+ * (SIGCHLD and the termination signals) and a timerfd (samples, the
+ * wall-time limit, the kill grace).  Tracer events update the process
+ * table; samples update the peaks and feed the watchdog.
+ *
+ * Life of a run: RUNNING until the main process ends or a limit or a
+ * signal stops it; then TERMINATING (SIGTERM to the tree) and, after the
+ * grace, KILLING (SIGKILL, also to every process born meanwhile); the loop
+ * returns when no process of the tree is left. */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "clock.h"
+#include "disk.h"
+#include "error.h"
+#include "monitor.h"
+#include "proc.h"
+#include "ptree.h"
+#include "sampler.h"
+#include "sandbox.h"
+#include "series.h"
+#include "files.h"
+#include "spawn.h"
+#include "tracer.h"
+#include "watchdog.h"
+#include "xmalloc.h"
+
+enum tp_phase { TP_RUNNING, TP_TERMINATING, TP_KILLING };
+
+#define FIRST_DELAY 0.01		/* first sampling interval, s */
+#define DELAY_GROWTH 1.25		/* back-off factor per sample */
+#define CHECKPOINT_EVERY 5.0		/* partial summaries, s */
+
+struct tp_monitor {
+	const struct tp_options *o;
+	struct tp_report *rep;
+	struct tp_ptree tree;
+	struct tp_disk *disk;
+	struct tp_series *series;
+	struct tp_files *files;
+	struct tp_cpu_window cpuwin;
+	pid_t root, self;
+	bool traced, root_done;
+	int root_status;
+	int sigfd, timerfd;
+	double t0;			/* monotonic start */
+	double delay, next_sample, last_checkpoint;
+	enum tp_phase phase;
+	double kill_at;			/* when TERMINATING turns into KILLING */
+	double cur[TP_RES__COUNT];	/* current figures */
+	bool cur_known[TP_RES__COUNT];
+	double reaped_cpu;		/* poll mode: rusage of what we reaped */
+};
+
+static double now_rel(const struct tp_monitor *m)
+{
+	return clock_mono() - m->t0;
+}
+
+/* --- peaks ----------------------------------------------------------- */
+
+static void peak(struct tp_monitor *m, enum tp_res r, double v, double t)
+{
+	struct tp_report *rep = m->rep;
+
+	m->cur[r] = v;
+	m->cur_known[r] = true;
+	if (!rep->known[r] || v > rep->value[r]) {
+		rep->value[r] = v;
+		rep->peak_time[r] = t;
+	}
+	rep->known[r] = true;
+}
+
+static void update_cores(struct tp_monitor *m, double t, double cpu)
+{
+	double cores;
+
+	cpuwin_add(&m->cpuwin, t, cpu);
+	if (cpuwin_rate(&m->cpuwin, TP_CORES_PEAK_WINDOW, &cores))
+		peak(m, TP_RES_CORES, cores, t);
+	/* the limit is judged on a longer window, so a burst is no violation */
+	if (cpuwin_rate(&m->cpuwin, TP_CORES_LIMIT_WINDOW, &cores)) {
+		m->cur[TP_RES_CORES] = cores;
+		m->cur_known[TP_RES_CORES] = true;
+	} else {
+		m->cur_known[TP_RES_CORES] = false;
+	}
+}
+
+static void update_disk(struct tp_monitor *m, double t)
+{
+	double mb, when;
+	long files;
+
+	if (!m->disk || !disk_latest(m->disk, &mb, &files, &when))
+		return;
+	peak(m, TP_RES_DISK, mb, t);
+	peak(m, TP_RES_TOTAL_FILES, (double)files, t);
+}
+
+static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
+{
+	double t = s->t, load;
+	double cpu = s->cpu_s > m->reaped_cpu ? s->cpu_s : m->reaped_cpu;
+
+	peak(m, TP_RES_WALL_TIME, t, t);
+	peak(m, TP_RES_CPU_TIME, cpu, t);
+	peak(m, TP_RES_MEMORY, s->rss_mb, t);
+	peak(m, TP_RES_VIRTUAL_MEMORY, s->vm_mb, t);
+	peak(m, TP_RES_SWAP_MEMORY, s->swap_mb, t);
+	peak(m, TP_RES_BYTES_READ, (double)s->acct.io.read_bytes / 1048576.0, t);
+	peak(m, TP_RES_BYTES_WRITTEN, (double)s->acct.io.write_bytes / 1048576.0, t);
+	peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)m->tree.max_live, t);
+	peak(m, TP_RES_TOTAL_PROCESSES, (double)m->tree.total_processes, t);
+	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
+	if (s->pss_mb > m->rep->memory_pss)
+		m->rep->memory_pss = s->pss_mb;
+	m->rep->acct = s->acct;
+	update_cores(m, t, cpu);
+	update_disk(m, t);
+	if (proc_read_loadavg(&load) == 0 && load > m->rep->machine_load)
+		m->rep->machine_load = load;
+}
+
+/* --- stopping the tree ----------------------------------------------- */
+
+static void stop_tree(struct tp_monitor *m)
+{
+	if (m->phase != TP_RUNNING)
+		return;
+	m->phase = TP_TERMINATING;
+	m->kill_at = now_rel(m) + m->o->kill_grace;
+	debug_msg("stopping the tree: SIGTERM to %u processes", m->tree.nlive);
+	watchdog_signal_all(&m->tree, SIGTERM);
+	if (m->o->kill_grace <= 0) {
+		m->phase = TP_KILLING;
+		watchdog_signal_all(&m->tree, SIGKILL);
+	}
+}
+
+static void escalate(struct tp_monitor *m)
+{
+	if (m->phase == TP_TERMINATING && now_rel(m) >= m->kill_at) {
+		m->phase = TP_KILLING;
+		debug_msg("grace over: SIGKILL to %u processes", m->tree.nlive);
+	}
+	if (m->phase == TP_KILLING)
+		watchdog_signal_all(&m->tree, SIGKILL);
+}
+
+static void violation(struct tp_monitor *m, int r, pid_t who)
+{
+	struct tp_report *rep = m->rep;
+
+	rep->exceeded.set[r] = true;
+	rep->exceeded.value[r] = m->o->limits.value[r];
+	if (m->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
+		return;
+	error_msg("limit exceeded: %s %g %s > %g %s, stopping the task",
+		  res_info(r)->name, m->cur[r], res_info(r)->unit,
+		  m->o->limits.value[r], res_info(r)->unit);
+	rep->exit_type = TP_EXIT_LIMITS;
+	if (who > 0) {
+		rep->violator_pid = who;
+		if (proc_read_cmdline(who, rep->violator_cmd, sizeof(rep->violator_cmd)) < 0)
+			rep->violator_cmd[0] = '\0';
+	}
+	stop_tree(m);
+}
+
+static void check_limits(struct tp_monitor *m, pid_t who)
+{
+	int r;
+
+	while ((r = watchdog_check(&m->o->limits, m->cur, m->cur_known)) >= 0) {
+		violation(m, r, who);
+		m->cur_known[r] = false;	/* report each resource once per check */
+	}
+}
+
+/* --- tracer events --------------------------------------------------- */
+
+static void process_born(struct tp_monitor *m, pid_t pid)
+{
+	if (m->phase == TP_KILLING || m->rep->exit_type == TP_EXIT_LIMITS ||
+	    m->rep->monitor_signal) {
+		kill(pid, SIGKILL);
+		return;
+	}
+	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = m->tree.nlive;
+	m->cur[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
+	m->cur_known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
+	m->cur_known[TP_RES_TOTAL_PROCESSES] = true;
+	if (m->o->limits.set[TP_RES_MAX_CONCURRENT_PROCESSES] ||
+	    m->o->limits.set[TP_RES_TOTAL_PROCESSES])
+		check_limits(m, pid);
+	if (m->phase != TP_RUNNING)
+		kill(pid, SIGKILL);
+}
+
+/* Is @tid, just cloned by process @pid, a thread of it? */
+static bool is_thread_of(pid_t pid, pid_t tid)
+{
+	char path[48];
+
+	snprintf(path, sizeof(path), "%d/task/%d", (int)pid, (int)tid);
+	return proc_exists(path);
+}
+
+static void on_new_child(struct tp_monitor *m, const struct tp_event *ev)
+{
+	struct tp_thread *parent = ptree_thread(&m->tree, ev->tid);
+	pid_t tid = (pid_t)ev->msg;
+
+	if (parent && tid > 0 && !ptree_thread(&m->tree, tid)) {
+		if (ev->clone_kind == TP_CLONE_CLONE && is_thread_of(parent->proc->pid, tid)) {
+			ptree_add_thread(&m->tree, parent->proc, tid);
+		} else {
+			ptree_add_proc(&m->tree, tid, parent->proc->pid);
+			process_born(m, tid);
+		}
+	}
+	tracer_resume(ev->tid, 0);
+}
+
+/* A stop from a tracee we have not heard of: a child whose attach stop
+ * beat its parent's fork event.  /proc tells which process it belongs to. */
+static struct tp_thread *adopt_unknown(struct tp_monitor *m, pid_t tid)
+{
+	pid_t tgid = tid, ppid = 0;
+	struct tp_proc *p;
+
+	proc_read_status_ids(tid, &tgid, &ppid);
+	p = ptree_proc(&m->tree, tgid);
+	if (p && tgid != tid)
+		return ptree_add_thread(&m->tree, p, tid);
+	p = ptree_add_proc(&m->tree, tid, ppid);
+	process_born(m, tid);
+	return ptree_thread(&m->tree, tid);
+}
+
+static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
+{
+	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+
+	if (!th) {
+		th = adopt_unknown(m, ev->tid);
+		th->started = true;
+		tracer_resume(ev->tid, 0);
+	} else if (!th->started) {
+		th->started = true;
+		tracer_resume(ev->tid, 0);
+	} else if (tracer_is_stop_signal(ev->sig)) {
+		tracer_listen(ev->tid);	/* a real group-stop: stay stopped */
+	} else {
+		tracer_resume(ev->tid, 0);
+	}
+}
+
+static void on_exit_stop(struct tp_monitor *m, const struct tp_event *ev)
+{
+	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+	struct proc_schedstat ss;
+	struct proc_io io;
+
+	if (th && !th->exit_seen) {
+		struct tp_acct *a = &th->proc->exited;
+
+		if (proc_read_thread_schedstat(th->proc->pid, ev->tid, &ss) == 0) {
+			a->cpu_ns += ss.run_ns;
+			a->ctxsw += ss.timeslices;
+		}
+		if (proc_read_thread_io(th->proc->pid, ev->tid, &io) == 0) {
+			a->io.rchar += io.rchar;
+			a->io.wchar += io.wchar;
+			a->io.syscr += io.syscr;
+			a->io.syscw += io.syscw;
+			a->io.read_bytes += io.read_bytes;
+			a->io.write_bytes += io.write_bytes;
+			a->io.cancelled_write_bytes += io.cancelled_write_bytes;
+		}
+		th->exit_seen = true;
+	}
+	tracer_resume(ev->tid, 0);
+}
+
+static void on_exec(struct tp_monitor *m, const struct tp_event *ev)
+{
+	pid_t old = (pid_t)ev->msg;
+
+	if (old > 0 && old != ev->tid)
+		ptree_exec_moved(&m->tree, ev->tid, old);
+	if (m->files)
+		files_exec(m->files, ev->tid);
+	tracer_resume(ev->tid, 0);
+}
+
+static void on_reaped(struct tp_monitor *m, const struct tp_event *ev)
+{
+	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+
+	if (th && ev->tid == th->proc->pid) {
+		uint64_t hwm = (uint64_t)ev->ru.ru_maxrss;
+
+		if (hwm > th->proc->hwm_kb)
+			th->proc->hwm_kb = hwm;
+	}
+	if (!m->traced && ev->tid != m->root)
+		m->reaped_cpu += (double)ev->ru.ru_utime.tv_sec + (double)ev->ru.ru_stime.tv_sec +
+				 ((double)ev->ru.ru_utime.tv_usec + (double)ev->ru.ru_stime.tv_usec) / 1e6;
+	if (ev->tid == m->root) {
+		m->root_done = true;
+		m->root_status = ev->status;
+		if (!m->traced)
+			m->reaped_cpu += (double)ev->ru.ru_utime.tv_sec + (double)ev->ru.ru_stime.tv_sec +
+				((double)ev->ru.ru_utime.tv_usec + (double)ev->ru.ru_stime.tv_usec) / 1e6;
+	}
+	ptree_thread_gone(&m->tree, ev->tid);
+	if (ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+		m->rep->leftover = m->tree.nlive;
+		debug_msg("main process ended, %u left behind", m->tree.nlive);
+		stop_tree(m);
+	}
+}
+
+static void dispatch(struct tp_monitor *m, const struct tp_event *ev)
+{
+	switch (ev->kind) {
+	case TP_EV_NEW_CHILD: on_new_child(m, ev); break;
+	case TP_EV_EXEC: on_exec(m, ev); break;
+	case TP_EV_EXIT_STOP: on_exit_stop(m, ev); break;
+	case TP_EV_PTRACE_STOP: on_ptrace_stop(m, ev); break;
+	case TP_EV_SIGNAL: tracer_resume(ev->tid, ev->sig); break;
+	case TP_EV_SECCOMP:
+		if (m->files)
+			files_syscall(m->files, ev->tid);
+		tracer_resume(ev->tid, 0);
+		break;
+	case TP_EV_EXITED:
+	case TP_EV_KILLED: on_reaped(m, ev); break;
+	}
+}
+
+static void drain_events(struct tp_monitor *m)
+{
+	struct tp_event ev;
+
+	while (tracer_next_event(&ev) > 0)
+		dispatch(m, &ev);
+}
+
+/* --- sampling and timers --------------------------------------------- */
+
+static void checkpoint(struct tp_monitor *m, double t);
+
+static void sample(struct tp_monitor *m)
+{
+	struct tp_sample s;
+	double t = now_rel(m);
+
+	if (!m->traced)
+		sampler_discover(&m->tree, m->root, m->self);
+	sampler_sample(&m->tree, &s);
+	s.t = t;
+	update_from_sample(m, &s);
+	if (m->series)
+		series_add(m->series, &s, m->rep, m->cur);
+	if (m->phase == TP_RUNNING)
+		check_limits(m, s.biggest_pid);
+	if (t - m->last_checkpoint >= CHECKPOINT_EVERY)
+		checkpoint(m, t);
+	m->delay = m->delay * DELAY_GROWTH;
+	if (m->delay > m->o->interval)
+		m->delay = m->o->interval;
+	m->next_sample = t + watchdog_next_delay(&m->o->limits, m->cur, m->delay);
+}
+
+static void check_wall(struct tp_monitor *m)
+{
+	double t = now_rel(m);
+
+	m->cur[TP_RES_WALL_TIME] = t;
+	m->cur_known[TP_RES_WALL_TIME] = true;
+	if (m->phase == TP_RUNNING && limits_exceeded(&m->o->limits, TP_RES_WALL_TIME, t))
+		violation(m, TP_RES_WALL_TIME, m->root);
+}
+
+static void arm_timer(struct tp_monitor *m)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	double at = m->next_sample, t = now_rel(m), d;
+
+	if (m->o->limits.set[TP_RES_WALL_TIME] && !m->rep->exceeded.set[TP_RES_WALL_TIME] &&
+	    m->o->limits.value[TP_RES_WALL_TIME] < at)
+		at = m->o->limits.value[TP_RES_WALL_TIME] + 1e-4;
+	if (m->phase == TP_TERMINATING && m->kill_at < at)
+		at = m->kill_at;
+	if (m->phase == TP_KILLING && t + 0.05 < at)
+		at = t + 0.05;
+	d = at - t;
+	if (d < 1e-4)
+		d = 1e-4;
+	its.it_value.tv_sec = (time_t)d;
+	its.it_value.tv_nsec = (long)((d - floor(d)) * 1e9);
+	if (timerfd_settime(m->timerfd, 0, &its, NULL) < 0)
+		perror_msg("timerfd_settime");
+}
+
+static void on_timer(struct tp_monitor *m)
+{
+	uint64_t ticks;
+
+	if (read(m->timerfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		perror_msg("timerfd");
+	check_wall(m);
+	if (now_rel(m) >= m->next_sample)
+		sample(m);
+	escalate(m);
+}
+
+static void on_signal(struct tp_monitor *m)
+{
+	struct signalfd_siginfo si;
+
+	while (read(m->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		int sig = (int)si.ssi_signo;
+
+		if (sig == SIGCHLD)
+			continue;
+		if (m->rep->monitor_signal) {
+			m->phase = TP_KILLING;	/* asked twice: no more grace */
+			escalate(m);
+			continue;
+		}
+		error_msg("got signal %d, stopping the task", sig);
+		m->rep->monitor_signal = sig;
+		if (m->rep->exit_type != TP_EXIT_LIMITS)
+			m->rep->exit_type = TP_EXIT_SIGNAL;
+		stop_tree(m);
+	}
+	drain_events(m);
+}
+
+/* --- report ---------------------------------------------------------- */
+
+static void fill_report(struct tp_monitor *m, double t)
+{
+	struct tp_report *rep = m->rep;
+	struct tp_acct a;
+	double cpu, hwm_mb;
+	struct tp_proc *p;
+	uint64_t hwm = m->tree.max_dead_hwm_kb;
+
+	rep->end = rep->start + t;
+	peak(m, TP_RES_WALL_TIME, t, t);
+	ptree_total_acct(&m->tree, &a);
+	rep->acct = a;
+	cpu = (double)a.cpu_ns / 1e9;
+	if (m->reaped_cpu > cpu)
+		cpu = m->reaped_cpu;
+	rep->value[TP_RES_CPU_TIME] = cpu;
+	rep->known[TP_RES_CPU_TIME] = true;
+	rep->peak_time[TP_RES_CPU_TIME] = t;
+	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
+	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
+	rep->known[TP_RES_BYTES_READ] = rep->known[TP_RES_BYTES_WRITTEN] = true;
+	rep->value[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
+	rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)m->tree.max_live;
+	rep->known[TP_RES_TOTAL_PROCESSES] = rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
+	/* a peak of one process that no sample saw still bounds the sum */
+	for (p = m->tree.live; p; p = p->next)
+		if (p->hwm_kb > hwm)
+			hwm = p->hwm_kb;
+	hwm_mb = (double)hwm / 1024.0;
+	if (!rep->known[TP_RES_MEMORY] || hwm_mb > rep->value[TP_RES_MEMORY]) {
+		rep->value[TP_RES_MEMORY] = hwm_mb;
+		rep->known[TP_RES_MEMORY] = true;
+	}
+	if (rep->memory_pss > rep->value[TP_RES_MEMORY])
+		rep->memory_pss = rep->value[TP_RES_MEMORY];
+	rep->cores_avg = t > 0 ? cpu / t : 0;
+	/* a task shorter than the window: its average is its peak */
+	if (!rep->known[TP_RES_CORES] || (t < TP_CORES_PEAK_WINDOW && rep->cores_avg > rep->value[TP_RES_CORES])) {
+		rep->value[TP_RES_CORES] = rep->cores_avg;
+		rep->known[TP_RES_CORES] = true;
+		rep->peak_time[TP_RES_CORES] = t;
+	}
+	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	rep->tracking_ptrace = m->traced;
+}
+
+static void checkpoint(struct tp_monitor *m, double t)
+{
+	struct tp_report snap;
+
+	m->last_checkpoint = t;
+	fill_report(m, t);
+	snap = *m->rep;
+	snap.partial = true;
+	if (WIFEXITED(m->root_status))
+		snap.exit_status = 0;
+	summary_write(m->o, &snap);
+}
+
+static void finish_report(struct tp_monitor *m)
+{
+	struct tp_report *rep = m->rep;
+	double t = now_rel(m);
+
+	if (m->disk) {
+		double mb;
+		long files;
+
+		disk_final(m->disk, &mb, &files);
+		peak(m, TP_RES_DISK, mb, t);
+		peak(m, TP_RES_TOTAL_FILES, (double)files, t);
+	}
+	fill_report(m, t);
+	if (WIFSIGNALED(m->root_status)) {
+		rep->signal = WTERMSIG(m->root_status);
+		rep->exit_status = 128 + rep->signal;
+		if (rep->exit_type == TP_EXIT_NORMAL)
+			rep->exit_type = TP_EXIT_SIGNAL;
+	} else {
+		rep->exit_status = WEXITSTATUS(m->root_status);
+	}
+	/* --measure-only: report every limit the final figures cross */
+	if (m->o->measure_only) {
+		int r;
+
+		for (r = 0; r < TP_RES__COUNT; r++) {
+			m->cur[r] = rep->value[r];
+			m->cur_known[r] = rep->known[r];
+		}
+		check_limits(m, 0);
+	}
+}
+
+/* --- setup ----------------------------------------------------------- */
+
+static int setup_fds(struct tp_monitor *m, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_IGN);
+	m->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	m->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (m->sigfd < 0 || m->timerfd < 0) {
+		perror_msg("signalfd/timerfd");
+		return -1;
+	}
+	return 0;
+}
+
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	/* cached /proc/PID/stat descriptors: one per live process */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void start_disk(struct tp_monitor *m)
+{
+	static const char *cwd_only[] = { ".", NULL };
+	const char *const *dirs = m->o->measure_dirs ? m->o->measure_dirs : cwd_only;
+	char *cwd = getcwd(NULL, 0);
+	const char *abs_cwd[] = { cwd, NULL };
+
+	if (!m->o->disk)
+		return;
+	if (!m->o->measure_dirs && cwd)
+		dirs = abs_cwd;
+	m->disk = disk_start(dirs, 1.0);
+	free(cwd);
+}
+
+static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
+{
+	struct tp_spawn_opts so;
+	struct sock_fprog *filter = NULL;
+	char *path = spawn_resolve(m->o->argv[0], status);
+	pid_t pid;
+
+	if (!path)
+		return -1;
+	memset(&so, 0, sizeof(so));
+	so.argv = m->o->argv;
+	so.path = path;
+	so.child_mask = mask;
+	so.trace = m->o->tracking == TP_TRACK_PTRACE;
+	so.trace_options = tracer_options(m->o->inotify);
+	if (so.trace && m->o->inotify) {
+		filter = sandbox_open_filter();
+		so.filter = filter;
+		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
+	}
+	pid = spawn_start(&so, &m->traced, status);
+	sandbox_filter_free(filter);
+	free(path);
+	return pid;
+}
+
+static void loop(struct tp_monitor *m)
+{
+	struct pollfd pfd[2] = { { m->sigfd, POLLIN, 0 }, { m->timerfd, POLLIN, 0 } };
+
+	while (!m->root_done || m->tree.nlive > 0) {
+		arm_timer(m);
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno != EINTR)
+				perror_msg("poll");
+			continue;
+		}
+		if (pfd[0].revents)
+			on_signal(m);
+		if (pfd[1].revents)
+			on_timer(m);
+		if (!m->traced)
+			drain_events(m);
+		if (!m->traced && m->root_done && m->tree.nlive > 0) {
+			sampler_discover(&m->tree, m->root, m->self);
+			if (m->phase == TP_RUNNING) {
+				m->rep->leftover = m->tree.nlive;
+				stop_tree(m);
+			}
+		}
+	}
+}
+
+int monitor_run(const struct tp_options *o, struct tp_report *rep)
+{
+	struct tp_monitor m;
+	sigset_t old;
+	int status = 0;
+
+	memset(&m, 0, sizeof(m));
+	memset(rep, 0, sizeof(*rep));
+	m.o = o;
+	m.rep = rep;
+	m.self = getpid();
+	m.sigfd = m.timerfd = -1;
+	ptree_init(&m.tree);
+	if (proc_init() < 0 || setup_fds(&m, &old) < 0) {
+		perror_msg("setup");
+		status = TP_EXIT_FAILURE;
+		goto out;
+	}
+	raise_fd_limit();
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	rep->start = clock_wall();
+	m.t0 = clock_mono();
+	m.root = start_task(&m, &old, &status);
+	if (m.root < 0)
+		goto out;
+	if (!m.traced)
+		rep->tracking_ptrace = false;
+	ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
+	ptree_thread(&m.tree, m.root)->started = true;
+	if (o->time_series)
+		m.series = series_open(o->template);
+	if (o->inotify && m.traced)
+		m.files = files_new();
+	start_disk(&m);
+	m.delay = FIRST_DELAY;
+	m.next_sample = FIRST_DELAY;
+	loop(&m);
+	finish_report(&m);
+	if (m.files)
+		files_write(m.files, o->template);
+out:
+	disk_stop(m.disk);
+	series_close(m.series);
+	files_free(m.files);
+	ptree_free(&m.tree);
+	if (m.sigfd >= 0)
+		close(m.sigfd);
+	if (m.timerfd >= 0)
+		close(m.timerfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return status;
+}

@@ -1,0 +1,331 @@
+/* options.c: getopt_long over tpmon's options and resource_monitor's, so
+ * that engines which call resource_monitor can call tpmon unchanged. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "error.h"
+#include "options.h"
+#include "units.h"
+#include "xmalloc.h"
+
+enum {
+	OPT_MEASURE_ONLY = 256, OPT_KILL_GRACE, OPT_NO_PPRINT, OPT_MEASURE_DIR,
+	OPT_NO_DISK, OPT_SERIES, OPT_INOTIFY, OPT_TRACKING, OPT_EXIT_CODES,
+	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID,
+};
+
+static const struct option long_opts[] = {
+	{ "with-output-files", required_argument, NULL, 'O' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "sh", required_argument, NULL, OPT_SH },
+	{ "limits", required_argument, NULL, 'L' },
+	{ "limits-file", required_argument, NULL, 'l' },
+	{ "measure-only", no_argument, NULL, OPT_MEASURE_ONLY },
+	{ "kill-grace", required_argument, NULL, OPT_KILL_GRACE },
+	{ "verbatim-to-summary", required_argument, NULL, 'V' },
+	{ "no-pprint", no_argument, NULL, OPT_NO_PPRINT },
+	{ "measure-dir", required_argument, NULL, OPT_MEASURE_DIR },
+	{ "without-disk-footprint", no_argument, NULL, OPT_NO_DISK },
+	{ "with-time-series", no_argument, NULL, OPT_SERIES },
+	{ "with-inotify", no_argument, NULL, OPT_INOTIFY },
+	{ "tracking", required_argument, NULL, OPT_TRACKING },
+	{ "exit-codes", required_argument, NULL, OPT_EXIT_CODES },
+	{ "debug", required_argument, NULL, 'd' },
+	{ "debug-file", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'v' },
+	/* resource_monitor options that tpmon accepts without acting on */
+	{ "child-in-foreground", no_argument, NULL, 'f' },
+	{ "accurate-short-processes", no_argument, NULL, OPT_IGNORED },
+	{ "follow-chdir", no_argument, NULL, OPT_IGNORED },
+	{ "catalog-task-name", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "catalog-project", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "catalog", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "catalog-interval", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "snapshot-events", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(void)
+{
+	printf(
+"Usage: tpmon [OPTIONS] -- COMMAND [ARGS...]\n"
+"       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'\n"
+"Run COMMAND, follow its whole process tree, enforce limits, and write\n"
+"a JSON summary of what the tree used to TEMPLATE.summary.\n"
+"\n"
+"Output:\n"
+"  -O, --with-output-files=TEMPLATE  write TEMPLATE.summary (default\n"
+"                                    resource-pid-PID in the current directory)\n"
+"      --with-time-series            also write TEMPLATE.series, one line per sample\n"
+"      --with-inotify                also write TEMPLATE.files, files opened by the tree\n"
+"  -V, --verbatim-to-summary='KEY: VALUE'  add a field to the summary (repeatable)\n"
+"      --no-pprint                   write the summary on one line\n"
+"Measuring:\n"
+"  -i, --interval=SECONDS            longest time between samples (default 1);\n"
+"                                    sampling starts at 10 ms and backs off\n"
+"      --measure-dir=DIR             measure the disk footprint of DIR (repeatable;\n"
+"                                    default: the directory the task starts in)\n"
+"      --without-disk-footprint      do not measure disk use\n"
+"      --tracking=ptrace|poll        follow the tree with ptrace events (default)\n"
+"                                    or by polling /proc (for tasks that use ptrace\n"
+"                                    themselves, such as gdb, or setuid programs)\n"
+"Limits:\n"
+"  -L, --limits=FILE|'RES: VALUE, ...'  limits from a JSON file or text (repeatable)\n"
+"  -l, --limits-file=FILE            limits file, one 'RES: VALUE' per line\n"
+"      --measure-only                report exceeded limits without stopping the task\n"
+"      --kill-grace=SECONDS          time between SIGTERM and SIGKILL (default 1)\n"
+"  Resources: wall_time cpu_time (s), memory virtual_memory swap_memory disk\n"
+"  bytes_read bytes_written (MB), cores, total_files, max_concurrent_processes,\n"
+"  total_processes.  Values take units: 2G, 512MiB, 90s, 1.5h.\n"
+"Exit status:\n"
+"      --exit-codes=task|cctools     task (default): the task's own status, 128+N\n"
+"                                    if killed by signal N, 124 stopped for a limit,\n"
+"                                    125 tpmon failed, 126/127 cannot run COMMAND;\n"
+"                                    cctools (default when run as resource_monitor):\n"
+"                                    0 ok, 1 task failed, 2 limit, 4 monitor error\n"
+"Other:\n"
+"  -d, --debug=SUBSYSTEM             debug messages (any subsystem: all)\n"
+"  -o, --debug-file=FILE             debug messages to FILE\n"
+"  -h, --help                        this help\n"
+"  -v, --version                     version\n"
+"\n"
+"See tpmon(1) for the summary fields and their units.\n");
+}
+
+static char *join_argv(char **argv)
+{
+	size_t len = 1, i;
+	char *s, *p;
+
+	for (i = 0; argv[i]; i++)
+		len += strlen(argv[i]) + 1;
+	s = p = xmalloc(len);
+	for (i = 0; argv[i]; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (i)
+			*p++ = ' ';
+		memcpy(p, argv[i], n);
+		p += n;
+	}
+	*p = '\0';
+	return s;
+}
+
+static void push(const char ***list, size_t *n, const char *s)
+{
+	*list = xreallocarray(*list, *n + 2, sizeof(char *));
+	(*list)[(*n)++] = s;
+	(*list)[*n] = NULL;
+}
+
+static bool invoked_as_resource_monitor(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	return strstr(base, "resource_monitor") != NULL ||
+	       strstr(base, "resource-monitor") != NULL;
+}
+
+int options_split_verbatim(const char *s, char **key, char **value)
+{
+	const char *colon = strchr(s, ':');
+	const char *k_end, *v;
+
+	if (!colon)
+		return -1;
+	k_end = colon;
+	while (s < k_end && (*s == ' ' || *s == '\t'))
+		s++;
+	while (k_end > s && (k_end[-1] == ' ' || k_end[-1] == '\t'))
+		k_end--;
+	if (k_end == s)
+		return -1;
+	v = colon + 1;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	*key = xasprintf("%.*s", (int)(k_end - s), s);
+	*value = xstrdup(v);
+	return 0;
+}
+
+static int parse_seconds(const char *what, const char *arg, double *out, double min)
+{
+	char why[128];
+
+	if (units_parse_seconds(arg, out, why, sizeof(why)) < 0) {
+		error_msg("%s: %s: %s", what, arg, why);
+		return -1;
+	}
+	if (*out < min) {
+		error_msg("%s: %s: must be at least %g s", what, arg, min);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_limits(struct tp_options *o, int c, const char *arg)
+{
+	char err[512];
+	int r = c == 'L' ? limits_parse_arg(&o->limits, arg, err, sizeof(err)) :
+			   limits_parse_file(&o->limits, arg, err, sizeof(err));
+
+	if (r < 0)
+		error_msg("%s", err);
+	return r;
+}
+
+/* Apply one option; returns 0, 1 (served --help/--version), -1 (error). */
+static int apply(struct tp_options *o, int c, const char *arg, size_t *ndirs, size_t *nverb)
+{
+	char *k, *v;
+
+	switch (c) {
+	case 'O': free(o->template); o->template = xstrdup(arg); break;
+	case 'i': return parse_seconds("--interval", arg, &o->interval, 0.01);
+	case OPT_SH: o->sh = arg; break;
+	case 'L': case 'l': return parse_limits(o, c, arg);
+	case OPT_MEASURE_ONLY: o->measure_only = true; break;
+	case OPT_KILL_GRACE: return parse_seconds("--kill-grace", arg, &o->kill_grace, 0);
+	case 'V':
+		if (options_split_verbatim(arg, &k, &v) < 0) {
+			error_msg("-V: %s: expected 'key: value'", arg);
+			return -1;
+		}
+		free(k);
+		free(v);
+		push(&o->verbatim, nverb, arg);
+		break;
+	case OPT_NO_PPRINT: o->pprint = false; break;
+	case OPT_MEASURE_DIR: push(&o->measure_dirs, ndirs, arg); break;
+	case OPT_NO_DISK: o->disk = false; break;
+	case OPT_SERIES: o->time_series = true; break;
+	case OPT_INOTIFY: o->inotify = true; break;
+	case OPT_TRACKING:
+		if (!strcmp(arg, "ptrace"))
+			o->tracking = TP_TRACK_PTRACE;
+		else if (!strcmp(arg, "poll"))
+			o->tracking = TP_TRACK_POLL;
+		else {
+			error_msg("--tracking: %s: expected ptrace or poll", arg);
+			return -1;
+		}
+		break;
+	case OPT_EXIT_CODES:
+		if (!strcmp(arg, "task"))
+			o->exit_codes = TP_CODES_TASK;
+		else if (!strcmp(arg, "cctools"))
+			o->exit_codes = TP_CODES_CCTOOLS;
+		else {
+			error_msg("--exit-codes: %s: expected task or cctools", arg);
+			return -1;
+		}
+		break;
+	case 'd': debug_enabled = true; break;
+	case 'o': error_set_debug_file(arg); break;
+	case 'h': usage(); return 1;
+	case 'v': printf("tpmon %s\n", PACKAGE_VERSION); return 1;
+	case 'f': break;	/* the task always runs in the foreground */
+	case OPT_IGNORED: case OPT_IGNORED_ARG:
+		error_msg("note: option not implemented, ignored");
+		break;
+	case OPT_PID:
+		error_msg("--pid: attaching to a running process is not supported");
+		return -1;
+	default:
+		return -1;	/* getopt already said why */
+	}
+	return 0;
+}
+
+static void set_defaults(struct tp_options *o, const char *argv0)
+{
+	const char *codes = getenv("TPMON_EXIT_CODES");
+
+	memset(o, 0, sizeof(*o));
+	o->interval = 1.0;
+	o->kill_grace = 1.0;
+	o->pprint = true;
+	o->disk = true;
+	o->tracking = TP_TRACK_PTRACE;
+	o->exit_codes = invoked_as_resource_monitor(argv0) ? TP_CODES_CCTOOLS : TP_CODES_TASK;
+	if (codes && !strcmp(codes, "cctools"))
+		o->exit_codes = TP_CODES_CCTOOLS;
+	else if (codes && !strcmp(codes, "task"))
+		o->exit_codes = TP_CODES_TASK;
+}
+
+static int finish(struct tp_options *o, int argc, char **argv)
+{
+	if (o->sh && optind < argc) {
+		error_msg("give either --sh STRING or -- COMMAND, not both");
+		return -1;
+	}
+	if (!o->sh && optind >= argc) {
+		error_msg("no command given (try 'tpmon --help')");
+		return -1;
+	}
+	if (o->sh) {
+		o->argv = xcalloc(4, sizeof(char *));
+		o->argv[0] = xstrdup("/bin/sh");
+		o->argv[1] = xstrdup("-c");
+		o->argv[2] = xstrdup(o->sh);
+		o->command = xstrdup(o->sh);
+	} else {
+		int i, n = argc - optind;
+
+		o->argv = xcalloc((size_t)n + 1, sizeof(char *));
+		for (i = 0; i < n; i++)
+			o->argv[i] = xstrdup(argv[optind + i]);
+		o->command = join_argv(o->argv);
+	}
+	if (!o->template)
+		o->template = xasprintf("resource-pid-%d", (int)getpid());
+	return 0;
+}
+
+int options_parse(struct tp_options *o, int argc, char **argv)
+{
+	size_t ndirs = 0, nverb = 0;
+	int c, r;
+
+	set_defaults(o, argv[0]);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+O:i:c:L:l:V:d:o:hvf", long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256)
+				error_msg("-%c: %s (try 'tpmon --help')", optopt,
+					  c == ':' ? "missing argument" : "unknown option");
+			else
+				error_msg("%s: unknown option or missing argument (try 'tpmon --help')",
+					  argv[optind - 1]);
+			return -1;
+		}
+		r = apply(o, c == 'c' ? OPT_SH : c, optarg, &ndirs, &nverb);
+		if (r)
+			return r;
+	}
+	return finish(o, argc, argv);
+}
+
+void options_free(struct tp_options *o)
+{
+	char **a;
+
+	if (o->argv)
+		for (a = o->argv; *a; a++)
+			free(*a);
+	free(o->argv);
+	free(o->command);
+	free(o->template);
+	free(o->measure_dirs);
+	free(o->verbatim);
+	memset(o, 0, sizeof(*o));
+}

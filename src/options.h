@@ -1,0 +1,40 @@
+/* options.h: the command line, parsed once into one const struct that the
+ * rest of tpmon reads. */
+#ifndef TPMON_OPTIONS_H
+#define TPMON_OPTIONS_H
+
+#include <stdbool.h>
+#include "limits.h"
+
+enum tp_tracking { TP_TRACK_PTRACE, TP_TRACK_POLL };
+enum tp_exit_codes { TP_CODES_TASK, TP_CODES_CCTOOLS };
+
+struct tp_options {
+	char **argv;			/* the task; argv[0] is the command */
+	const char *sh;			/* --sh string, or NULL */
+	char *command;			/* the command line as text, for the summary */
+	char *template;			/* output files: TEMPLATE.summary ... */
+	double interval;		/* longest time between samples, s */
+	double kill_grace;		/* SIGTERM -> SIGKILL, s */
+	struct tp_limits limits;
+	bool measure_only;
+	bool pprint;
+	bool disk;			/* measure the disk footprint */
+	const char **measure_dirs;	/* NULL-terminated, owned */
+	bool time_series;
+	bool inotify;
+	enum tp_tracking tracking;
+	enum tp_exit_codes exit_codes;
+	const char **verbatim;		/* "key: value" strings, NULL-terminated */
+};
+
+/* Parse argv into @o.  Returns 0 to run, 1 when --help/--version was
+ * served (exit 0), or -1 after printing a one-line error (exit 125). */
+int options_parse(struct tp_options *o, int argc, char **argv);
+
+void options_free(struct tp_options *o);
+
+/* Split "key: value" (for -V).  Returns 0 and malloc'd parts, or -1. */
+int options_split_verbatim(const char *s, char **key, char **value);
+
+#endif

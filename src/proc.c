@@ -1,0 +1,329 @@
+/* proc.c: reading /proc.  The parsers are pure and unit-tested on hostile
+ * snapshots; the readers do the I/O and treat a vanished process (ENOENT,
+ * ESRCH) as normal life, returning -1 with errno for the caller to ignore. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "proc.h"
+
+static int proc_fd = -1;
+
+/* Parse an unsigned decimal at *p, advance past it and one separator. */
+static int next_u64(const char **p, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(*p, &end, 10);
+	if (errno || end == *p)
+		return -1;
+	*p = end;
+	*out = v;
+	return 0;
+}
+
+/* Signed variant for the fields that may be -1 (e.g. tty, priority). */
+static int next_i64(const char **p, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	while (**p == ' ')
+		(*p)++;
+	errno = 0;
+	v = strtoll(*p, &end, 10);
+	if (errno || end == *p)
+		return -1;
+	*p = end;
+	*out = v;
+	return 0;
+}
+
+static int skip_fields(const char **p, int n)
+{
+	int64_t dummy;
+
+	while (n-- > 0)
+		if (next_i64(p, &dummy) < 0)
+			return -1;
+	return 0;
+}
+
+int proc_stat_parse(const char *buf, struct proc_stat *st)
+{
+	const char *open = strchr(buf, '(');
+	const char *close = strrchr(buf, ')');	/* comm may hold ')' */
+	const char *p;
+	uint64_t v;
+	int64_t s;
+	size_t n;
+
+	if (!open || !close || close < open)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	p = buf;
+	if (next_i64(&p, &s) < 0 || p > open)	/* (1) pid */
+		return -1;
+	st->pid = (pid_t)s;
+	n = (size_t)(close - open - 1);		/* (2) comm */
+	if (n >= sizeof(st->comm))
+		n = sizeof(st->comm) - 1;
+	memcpy(st->comm, open + 1, n);
+	st->comm[n] = '\0';
+	p = close + 1;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return -1;
+	st->state = *p++;			/* (3) state */
+	if (next_i64(&p, &s) < 0)		/* (4) ppid */
+		return -1;
+	st->ppid = (pid_t)s;
+	if (skip_fields(&p, 9) < 0)		/* (5)-(13) pgrp..cmajflt */
+		return -1;
+	if (next_u64(&p, &st->utime) < 0 ||	/* (14) utime */
+	    next_u64(&p, &st->stime) < 0)	/* (15) stime */
+		return -1;
+	if (skip_fields(&p, 4) < 0)		/* (16)-(19) cutime..nice */
+		return -1;
+	if (next_i64(&p, &s) < 0)		/* (20) num_threads */
+		return -1;
+	st->num_threads = (long)s;
+	if (skip_fields(&p, 1) < 0)		/* (21) itrealvalue */
+		return -1;
+	if (next_u64(&p, &st->starttime) < 0 ||	/* (22) starttime */
+	    next_u64(&p, &st->vsize) < 0)	/* (23) vsize, bytes */
+		return -1;
+	if (next_u64(&p, &v) < 0)		/* (24) rss, pages */
+		return -1;
+	st->rss = v;
+	return 0;
+}
+
+int proc_schedstat_parse(const char *buf, struct proc_schedstat *ss)
+{
+	const char *p = buf;
+
+	if (next_u64(&p, &ss->run_ns) < 0 || next_u64(&p, &ss->wait_ns) < 0 ||
+	    next_u64(&p, &ss->timeslices) < 0)
+		return -1;
+	return 0;
+}
+
+/* Find "key:" at the start of a line and parse the number after it. */
+static int keyed_u64(const char *buf, const char *key, uint64_t *out)
+{
+	size_t klen = strlen(key);
+	const char *p = buf;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == ':') {
+			p += klen + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			return next_u64(&p, out);
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int proc_io_parse(const char *buf, struct proc_io *io)
+{
+	if (keyed_u64(buf, "rchar", &io->rchar) < 0 ||
+	    keyed_u64(buf, "wchar", &io->wchar) < 0 ||
+	    keyed_u64(buf, "syscr", &io->syscr) < 0 ||
+	    keyed_u64(buf, "syscw", &io->syscw) < 0 ||
+	    keyed_u64(buf, "read_bytes", &io->read_bytes) < 0 ||
+	    keyed_u64(buf, "write_bytes", &io->write_bytes) < 0 ||
+	    keyed_u64(buf, "cancelled_write_bytes", &io->cancelled_write_bytes) < 0)
+		return -1;
+	return 0;
+}
+
+int proc_rollup_parse(const char *buf, struct proc_rollup *r)
+{
+	uint64_t v;
+
+	r->rss_kb = keyed_u64(buf, "Rss", &v) < 0 ? -1 : (int64_t)v;
+	r->pss_kb = keyed_u64(buf, "Pss", &v) < 0 ? -1 : (int64_t)v;
+	r->swap_kb = keyed_u64(buf, "Swap", &v) < 0 ? -1 : (int64_t)v;
+	return r->rss_kb < 0 && r->pss_kb < 0 ? -1 : 0;
+}
+
+int proc_loadavg_parse(const char *buf, double *load1)
+{
+	char *end;
+
+	*load1 = strtod(buf, &end);
+	return end == buf ? -1 : 0;
+}
+
+int proc_status_ids_parse(const char *buf, pid_t *tgid, pid_t *ppid)
+{
+	uint64_t a, b;
+
+	if (keyed_u64(buf, "Tgid", &a) < 0 || keyed_u64(buf, "PPid", &b) < 0)
+		return -1;
+	*tgid = (pid_t)a;
+	*ppid = (pid_t)b;
+	return 0;
+}
+
+int proc_init(void)
+{
+	if (proc_fd < 0)
+		proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return proc_fd < 0 ? -1 : 0;
+}
+
+ssize_t proc_pread(int fd, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+
+	/* seq_file text can exceed one read: keep reading to EOF */
+	while ((size_t)total < len - 1) {
+		n = pread(fd, buf + total, len - 1 - (size_t)total, total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	buf[total] = '\0';
+	return total;
+}
+
+int proc_open(const char *path)
+{
+	return openat(proc_fd, path, O_RDONLY | O_CLOEXEC);
+}
+
+bool proc_exists(const char *path)
+{
+	return faccessat(proc_fd, path, F_OK, 0) == 0;
+}
+
+ssize_t proc_read(const char *path, char *buf, size_t len)
+{
+	int fd = proc_open(path);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	n = proc_pread(fd, buf, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return n;
+}
+
+int proc_read_stat(pid_t pid, struct proc_stat *st)
+{
+	char path[32], buf[1024];
+
+	snprintf(path, sizeof(path), "%d/stat", (int)pid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_stat_parse(buf, st);
+}
+
+int proc_read_thread_schedstat(pid_t pid, pid_t tid, struct proc_schedstat *ss)
+{
+	char path[48], buf[128];
+
+	snprintf(path, sizeof(path), "%d/task/%d/schedstat", (int)pid, (int)tid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_schedstat_parse(buf, ss);
+}
+
+int proc_read_thread_io(pid_t pid, pid_t tid, struct proc_io *io)
+{
+	char path[48], buf[512];
+
+	snprintf(path, sizeof(path), "%d/task/%d/io", (int)pid, (int)tid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_io_parse(buf, io);
+}
+
+int proc_read_rollup(pid_t pid, struct proc_rollup *r)
+{
+	char path[32], buf[2048];
+
+	snprintf(path, sizeof(path), "%d/smaps_rollup", (int)pid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_rollup_parse(buf, r);
+}
+
+int proc_read_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[32];
+	ssize_t n, i;
+
+	snprintf(path, sizeof(path), "%d/cmdline", (int)pid);
+	n = proc_read(path, buf, len);
+	if (n <= 0)
+		return -1;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return 0;
+}
+
+long proc_page_size(void)
+{
+	static long v;
+
+	if (!v)
+		v = sysconf(_SC_PAGESIZE);
+	return v;
+}
+
+long proc_clock_ticks(void)
+{
+	static long v;
+
+	if (!v)
+		v = sysconf(_SC_CLK_TCK);
+	return v;
+}
+
+int proc_read_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[32], buf[4096];
+
+	snprintf(path, sizeof(path), "%d/status", (int)tid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_status_ids_parse(buf, tgid, ppid);
+}
+
+int proc_read_loadavg(double *load1)
+{
+	char buf[128];
+
+	if (proc_read("loadavg", buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_loadavg_parse(buf, load1);
+}

@@ -1,0 +1,220 @@
+/* ptree.c: hash tables of processes (by tgid) and threads (by tid) plus a
+ * list of live processes for sampling. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ptree.h"
+#include "xmalloc.h"
+
+#define NBUCKETS 4096u
+
+static unsigned bucket(pid_t id)
+{
+	return (unsigned)id % NBUCKETS;
+}
+
+void ptree_init(struct tp_ptree *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->pbuckets = xcalloc(NBUCKETS, sizeof(*t->pbuckets));
+	t->tbuckets = xcalloc(NBUCKETS, sizeof(*t->tbuckets));
+}
+
+void ptree_free(struct tp_ptree *t)
+{
+	unsigned i;
+
+	for (i = 0; i < NBUCKETS; i++) {
+		while (t->tbuckets[i]) {
+			struct tp_thread *th = t->tbuckets[i];
+
+			t->tbuckets[i] = th->hnext;
+			free(th);
+		}
+		while (t->pbuckets[i]) {
+			struct tp_proc *p = t->pbuckets[i];
+
+			t->pbuckets[i] = p->hnext;
+			free(p);
+		}
+	}
+	free(t->pbuckets);
+	free(t->tbuckets);
+	t->pbuckets = NULL;
+	t->tbuckets = NULL;
+	t->live = NULL;
+}
+
+struct tp_proc *ptree_proc(const struct tp_ptree *t, pid_t pid)
+{
+	struct tp_proc *p;
+
+	for (p = t->pbuckets[bucket(pid)]; p; p = p->hnext)
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+struct tp_thread *ptree_thread(const struct tp_ptree *t, pid_t tid)
+{
+	struct tp_thread *th;
+
+	for (th = t->tbuckets[bucket(tid)]; th; th = th->hnext)
+		if (th->tid == tid)
+			return th;
+	return NULL;
+}
+
+struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t tid)
+{
+	struct tp_thread *th = xcalloc(1, sizeof(*th));
+
+	th->tid = tid;
+	th->proc = p;
+	th->hnext = t->tbuckets[bucket(tid)];
+	t->tbuckets[bucket(tid)] = th;
+	p->nthreads++;
+	t->nthreads++;
+	return th;
+}
+
+struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
+{
+	struct tp_proc *p = xcalloc(1, sizeof(*p));
+
+	p->pid = pid;
+	p->ppid = ppid;
+	p->stat_fd = -1;
+	p->hnext = t->pbuckets[bucket(pid)];
+	t->pbuckets[bucket(pid)] = p;
+	p->next = t->live;
+	if (t->live)
+		t->live->prev = p;
+	t->live = p;
+	t->nlive++;
+	t->total_processes++;
+	if (t->nlive > t->max_live)
+		t->max_live = t->nlive;
+	ptree_add_thread(t, p, pid);
+	return p;
+}
+
+static void unlink_thread(struct tp_ptree *t, struct tp_thread *th)
+{
+	struct tp_thread **pp = &t->tbuckets[bucket(th->tid)];
+
+	while (*pp != th)
+		pp = &(*pp)->hnext;
+	*pp = th->hnext;
+	th->proc->nthreads--;
+	t->nthreads--;
+	free(th);
+}
+
+static void acct_add(struct tp_acct *sum, const struct tp_acct *a)
+{
+	sum->cpu_ns += a->cpu_ns;
+	sum->ctxsw += a->ctxsw;
+	sum->io.rchar += a->io.rchar;
+	sum->io.wchar += a->io.wchar;
+	sum->io.syscr += a->io.syscr;
+	sum->io.syscw += a->io.syscw;
+	sum->io.read_bytes += a->io.read_bytes;
+	sum->io.write_bytes += a->io.write_bytes;
+	sum->io.cancelled_write_bytes += a->io.cancelled_write_bytes;
+}
+
+#define TAKE_MAX(out, a, b, f) ((out)->f = (a)->f > (b)->f ? (a)->f : (b)->f)
+
+void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out)
+{
+	const struct tp_acct *a = &p->exited, *b = &p->sampled;
+
+	TAKE_MAX(out, a, b, cpu_ns);
+	TAKE_MAX(out, a, b, ctxsw);
+	TAKE_MAX(out, a, b, io.rchar);
+	TAKE_MAX(out, a, b, io.wchar);
+	TAKE_MAX(out, a, b, io.syscr);
+	TAKE_MAX(out, a, b, io.syscw);
+	TAKE_MAX(out, a, b, io.read_bytes);
+	TAKE_MAX(out, a, b, io.write_bytes);
+	TAKE_MAX(out, a, b, io.cancelled_write_bytes);
+}
+
+void ptree_total_acct(const struct tp_ptree *t, struct tp_acct *out)
+{
+	const struct tp_proc *p;
+	struct tp_acct a;
+
+	*out = t->dead;
+	for (p = t->live; p; p = p->next) {
+		ptree_proc_acct(p, &a);
+		acct_add(out, &a);
+	}
+}
+
+static void end_proc(struct tp_ptree *t, struct tp_proc *p)
+{
+	struct tp_proc **pp = &t->pbuckets[bucket(p->pid)];
+	struct tp_acct a;
+
+	if (p->stat_fd >= 0)
+		close(p->stat_fd);
+	ptree_proc_acct(p, &a);
+	acct_add(&t->dead, &a);
+	if (p->hwm_kb > t->max_dead_hwm_kb)
+		t->max_dead_hwm_kb = p->hwm_kb;
+	while (*pp != p)
+		pp = &(*pp)->hnext;
+	*pp = p->hnext;
+	if (p->prev)
+		p->prev->next = p->next;
+	else
+		t->live = p->next;
+	if (p->next)
+		p->next->prev = p->prev;
+	t->nlive--;
+	free(p);
+}
+
+bool ptree_thread_gone(struct tp_ptree *t, pid_t tid)
+{
+	struct tp_thread *th = ptree_thread(t, tid);
+	struct tp_proc *p;
+
+	if (!th)
+		return false;
+	p = th->proc;
+	unlink_thread(t, th);
+	/* The leader is reported last (the kernel delays it), so the
+	 * process ends with its leader or when no thread is left. */
+	if (tid == p->pid || p->nthreads == 0) {
+		while (p->nthreads > 0) {
+			unsigned i;
+			struct tp_thread *o = NULL;
+
+			for (i = 0; i < NBUCKETS && !o; i++)
+				for (o = t->tbuckets[i]; o && o->proc != p; o = o->hnext)
+					;
+			if (!o)
+				break;
+			unlink_thread(t, o);
+		}
+		end_proc(t, p);
+		return true;
+	}
+	return false;
+}
+
+void ptree_exec_moved(struct tp_ptree *t, pid_t pid, pid_t old_tid)
+{
+	struct tp_thread *old = ptree_thread(t, old_tid);
+	struct tp_thread *leader = ptree_thread(t, pid);
+
+	if (old && old_tid != pid)
+		unlink_thread(t, old);
+	if (leader) {
+		leader->exit_seen = false;
+		leader->started = true;
+	}
+}

@@ -1,0 +1,86 @@
+/* ptree.h: the table of traced processes and threads.  Pure bookkeeping:
+ * no syscalls here.  A process lives from its creation to the reaping of
+ * its last thread; when it ends its final figures are folded into the
+ * tree's totals, so nothing of a dead process is ever lost or counted twice. */
+#ifndef TPMON_PTREE_H
+#define TPMON_PTREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "proc.h"
+
+struct tp_proc;
+
+struct tp_thread {
+	pid_t tid;
+	struct tp_proc *proc;
+	bool started;		/* its attach stop has been seen */
+	bool exit_seen;		/* its exit stop was accounted */
+	struct tp_thread *hnext;
+};
+
+/* Figures of one process that add up across the tree. */
+struct tp_acct {
+	uint64_t cpu_ns;
+	uint64_t ctxsw;
+	struct proc_io io;
+};
+
+struct tp_proc {
+	pid_t pid;		/* thread-group id */
+	pid_t ppid;		/* parent within the tree, 0 for the root */
+	int nthreads;		/* threads known and not yet reaped */
+	uint64_t starttime;	/* clock ticks after boot, 0 until sampled */
+	int stat_fd;		/* cached /proc/PID/stat, -1 if not open */
+	char comm[64];
+
+	struct tp_acct exited;	/* sum of final figures of exited threads */
+	struct tp_acct sampled;	/* whole-process figures at the last sample */
+	uint64_t rss_kb, vm_kb, pss_kb, swap_kb;	/* at the last sample */
+	uint64_t rollup_key;	/* rss+vsize+cpu when rollup was last read */
+	uint64_t hwm_kb;	/* peak RSS known for this process */
+
+	struct tp_proc *hnext;
+	struct tp_proc *prev, *next;	/* list of live processes */
+};
+
+struct tp_ptree {
+	struct tp_proc **pbuckets;
+	struct tp_thread **tbuckets;
+	struct tp_proc *live;		/* head of the live list */
+	unsigned nlive;			/* live processes */
+	unsigned nthreads;		/* live threads */
+	unsigned long total_processes;	/* processes ever seen */
+	unsigned max_live;		/* peak of nlive */
+	struct tp_acct dead;		/* sum over ended processes */
+	uint64_t max_dead_hwm_kb;	/* largest peak RSS of an ended process */
+};
+
+void ptree_init(struct tp_ptree *t);
+/* Frees every record; closes nothing (callers close stat_fd first). */
+void ptree_free(struct tp_ptree *t);
+
+struct tp_proc *ptree_proc(const struct tp_ptree *t, pid_t pid);
+struct tp_thread *ptree_thread(const struct tp_ptree *t, pid_t tid);
+
+/* A new process @pid (with its first thread) whose parent is @ppid. */
+struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid);
+/* A new thread @tid of @p. */
+struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t tid);
+
+/* Thread @tid was reaped: drop it; when it was the last one, the process
+ * ends (its figures are folded into the totals) and true is returned. */
+bool ptree_thread_gone(struct tp_ptree *t, pid_t tid);
+
+/* A non-leader thread @old_tid of process @pid called execve: it now has
+ * tid @pid; the old leader is gone without a death report. */
+void ptree_exec_moved(struct tp_ptree *t, pid_t pid, pid_t old_tid);
+
+/* The figures of a live process: the larger of its sampled whole-process
+ * counters and the sum of its exited threads. */
+void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out);
+/* Totals over the whole tree so far, dead and alive. */
+void ptree_total_acct(const struct tp_ptree *t, struct tp_acct *out);
+
+#endif

@@ -1,0 +1,46 @@
+/* resources.h: the resources tpmon measures and limits, with their
+ * summary names and units.  One table, shared by limits, summary and series. */
+#ifndef TPMON_RESOURCES_H
+#define TPMON_RESOURCES_H
+
+#include <stdbool.h>
+
+/* The limitable resources.  Order is the order of the summary. */
+enum tp_res {
+	TP_RES_WALL_TIME,		/* s */
+	TP_RES_CPU_TIME,		/* s */
+	TP_RES_MEMORY,			/* MB (2^20 bytes), peak sum of RSS */
+	TP_RES_VIRTUAL_MEMORY,		/* MB, peak sum of VmSize */
+	TP_RES_SWAP_MEMORY,		/* MB, peak sum of swapped-out pages */
+	TP_RES_DISK,			/* MB of allocated blocks under the measured dirs */
+	TP_RES_TOTAL_FILES,		/* files under the measured dirs */
+	TP_RES_BYTES_READ,		/* MB read from storage */
+	TP_RES_BYTES_WRITTEN,		/* MB written to storage */
+	TP_RES_CORES,			/* cores, average over a sliding window */
+	TP_RES_MAX_CONCURRENT_PROCESSES,	/* procs */
+	TP_RES_TOTAL_PROCESSES,		/* procs */
+	TP_RES__COUNT
+};
+
+/* How a value of a resource is written and read. */
+enum tp_unit_kind {
+	TP_UNIT_TIME,		/* seconds; accepts "ms", "s", "m", "h", "d" */
+	TP_UNIT_SIZE,		/* MB; accepts "K", "M", "G", "T" (binary, with or without B/iB) */
+	TP_UNIT_CORES,		/* plain number */
+	TP_UNIT_COUNT,		/* plain non-negative integer */
+};
+
+struct tp_res_info {
+	const char *name;	/* summary field name, e.g. "memory" */
+	const char *unit;	/* summary unit string, e.g. "MB" */
+	enum tp_unit_kind kind;
+	bool zero_ok;		/* is a limit of 0 meaningful? */
+};
+
+/* Table entry for @r; @r must be < TP_RES__COUNT. */
+const struct tp_res_info *res_info(enum tp_res r);
+
+/* Resource named @name, or -1 when no resource has that name. */
+int res_by_name(const char *name);
+
+#endif

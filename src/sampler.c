@@ -1,0 +1,191 @@
+/* sampler.c: reads live processes from /proc.  Per process and sample it
+ * costs one pread() of a cached /proc/PID/stat descriptor; io and
+ * smaps_rollup are re-read only when the process ran or changed size. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "error.h"
+#include "sampler.h"
+#include "xmalloc.h"
+
+static int read_stat_cached(struct tp_proc *p, struct proc_stat *st)
+{
+	char buf[1024];
+
+	if (p->stat_fd < 0) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "%d/stat", (int)p->pid);
+		p->stat_fd = proc_open(path);
+		if (p->stat_fd < 0)
+			return -1;
+	}
+	if (proc_pread(p->stat_fd, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_stat_parse(buf, st);
+}
+
+static void refresh_io(struct tp_proc *p)
+{
+	char path[32], buf[512];
+	struct proc_io io;
+
+	snprintf(path, sizeof(path), "%d/io", (int)p->pid);
+	if (proc_read(path, buf, sizeof(buf)) > 0 && proc_io_parse(buf, &io) == 0)
+		p->sampled.io = io;
+}
+
+static void refresh_rollup(struct tp_proc *p)
+{
+	struct proc_rollup r;
+
+	if (proc_read_rollup(p->pid, &r) < 0)
+		return;
+	if (r.pss_kb >= 0)
+		p->pss_kb = (uint64_t)r.pss_kb;
+	if (r.swap_kb >= 0)
+		p->swap_kb = (uint64_t)r.swap_kb;
+}
+
+/* Refresh one process; returns -1 when it could not be read (gone). */
+static int sample_proc(struct tp_proc *p)
+{
+	struct proc_stat st;
+	uint64_t cpu_ns, key;
+	long ticks = proc_clock_ticks();
+
+	if (read_stat_cached(p, &st) < 0)
+		return -1;
+	if (!p->starttime)
+		p->starttime = st.starttime;
+	memcpy(p->comm, st.comm, sizeof(p->comm));
+	cpu_ns = (st.utime + st.stime) * (1000000000ull / (uint64_t)ticks);
+	if (cpu_ns != p->sampled.cpu_ns || !p->rollup_key)
+		refresh_io(p);
+	p->sampled.cpu_ns = cpu_ns;
+	p->rss_kb = st.rss * (uint64_t)proc_page_size() / 1024;
+	p->vm_kb = st.vsize / 1024;
+	if (p->rss_kb > p->hwm_kb)
+		p->hwm_kb = p->rss_kb;
+	key = st.rss ^ (st.vsize << 1) ^ (cpu_ns << 7);
+	if (key != p->rollup_key || !p->rollup_key) {
+		refresh_rollup(p);
+		p->rollup_key = key ? key : 1;
+	}
+	return 0;
+}
+
+void sampler_sample(struct tp_ptree *t, struct tp_sample *s)
+{
+	struct tp_proc *p;
+	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (p = t->live; p; p = p->next) {
+		if (sample_proc(p) < 0)
+			continue;
+		rss += p->rss_kb;
+		pss += p->pss_kb ? p->pss_kb : p->rss_kb;
+		vm += p->vm_kb;
+		swap += p->swap_kb;
+		if (p->rss_kb >= big) {
+			big = p->rss_kb;
+			s->biggest_pid = p->pid;
+		}
+	}
+	s->rss_mb = (double)rss / 1024.0;
+	s->pss_mb = (double)pss / 1024.0;
+	s->vm_mb = (double)vm / 1024.0;
+	s->swap_mb = (double)swap / 1024.0;
+	s->pss_known = s->swap_known = true;
+	ptree_total_acct(t, &s->acct);
+	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
+	s->nprocs = t->nlive;
+	s->nthreads = t->nthreads;
+	s->total_processes = t->total_processes;
+}
+
+/* --- poll mode ------------------------------------------------------- */
+
+struct seen {
+	pid_t pid, ppid;
+	uint64_t starttime;
+};
+
+static size_t scan_proc(struct seen **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0, cap = 0;
+	struct seen *v = NULL;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct proc_stat st;
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || proc_read_stat((pid_t)pid, &st) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[n].pid = (pid_t)pid;
+		v[n].ppid = st.ppid;
+		v[n].starttime = st.starttime;
+		n++;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+static const struct seen *find_seen(const struct seen *v, size_t n, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].pid == pid)
+			return &v[i];
+	return NULL;
+}
+
+void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self)
+{
+	struct seen *v = NULL;
+	size_t n = scan_proc(&v), i;
+	struct tp_proc *p, *next;
+	bool added = true;
+
+	/* end the processes that vanished or whose pid was reused */
+	for (p = t->live; p; p = next) {
+		const struct seen *s = find_seen(v, n, p->pid);
+
+		next = p->next;
+		if (p->pid == root)
+			continue;	/* reaped by waitpid, not here */
+		if (!s || (p->starttime && s->starttime != p->starttime))
+			ptree_thread_gone(t, p->pid);
+	}
+	while (added) {
+		added = false;
+		for (i = 0; i < n; i++) {
+			if (v[i].pid == self || ptree_proc(t, v[i].pid))
+				continue;
+			if (v[i].ppid != self && !ptree_proc(t, v[i].ppid))
+				continue;
+			if (v[i].ppid == self && v[i].pid != root &&
+			    !t->live)
+				continue;
+			p = ptree_add_proc(t, v[i].pid, v[i].ppid);
+			p->starttime = v[i].starttime;
+			added = true;
+		}
+	}
+	free(v);
+}

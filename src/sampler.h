@@ -1,0 +1,28 @@
+/* sampler.h: one snapshot of the whole tree from /proc. */
+#ifndef TPMON_SAMPLER_H
+#define TPMON_SAMPLER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ptree.h"
+
+struct tp_sample {
+	double t;			/* s since the task started */
+	double rss_mb, pss_mb, vm_mb, swap_mb;	/* sums over live processes */
+	bool pss_known, swap_known;
+	double cpu_s;			/* whole tree so far, dead included */
+	struct tp_acct acct;		/* whole tree so far, dead included */
+	unsigned nprocs, nthreads;
+	unsigned long total_processes;
+	pid_t biggest_pid;		/* process with the largest RSS */
+};
+
+/* Read every live process of @t and fill @s.  Refreshes each process's
+ * cached figures (cpu, io, rss, vm, pss, swap, peak RSS). */
+void sampler_sample(struct tp_ptree *t, struct tp_sample *s);
+
+/* Poll mode: add processes descended from @root (or reparented to @self)
+ * that the table does not know yet, and end those that vanished. */
+void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self);
+
+#endif

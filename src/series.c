@@ -1,0 +1,66 @@
+/* series.c: the time series file.  Columns and units follow
+ * resource_monitor's .series so that its readers work unchanged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "error.h"
+#include "series.h"
+#include "xmalloc.h"
+
+struct tp_series {
+	FILE *f;
+};
+
+static const char header[] =
+	"# Units:\n"
+	"# wall_clock in seconds since the epoch; cpu_time in seconds\n"
+	"# virtual, resident and swap memory in megabytes.\n"
+	"# disk in megabytes.\n"
+	"# bandwidth in bits/s.\n"
+	"# cpu_time, bytes_read, bytes_written, bytes_sent, and bytes_received show cummulative values.\n"
+	"# wall_clock, max_concurrent_processes, virtual, resident, swap, files, and disk show values at the sample point.\n"
+	"# bytes_received, bytes_sent and bandwidth are not measured by tpmon (always 0).\n"
+	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory "
+	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk\n";
+
+struct tp_series *series_open(const char *template)
+{
+	char *path = xasprintf("%s.series", template);
+	struct tp_series *se;
+	FILE *f = fopen(path, "we");
+
+	if (!f) {
+		perror_msg("cannot write %s", path);
+		free(path);
+		return NULL;
+	}
+	free(path);
+	se = xmalloc(sizeof(*se));
+	se->f = f;
+	fputs(header, f);
+	fflush(f);
+	return se;
+}
+
+void series_add(struct tp_series *se, const struct tp_sample *s,
+		const struct tp_report *rep, const double *cur)
+{
+	if (!se)
+		return;
+	fprintf(se->f, "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f 0 0 0.000 %.0f %.0f %.0f\n",
+		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
+		s->vm_mb, s->rss_mb, s->swap_mb,
+		(double)s->acct.io.read_bytes / 1048576.0,
+		(double)s->acct.io.write_bytes / 1048576.0,
+		rep->machine_load,
+		rep->known[TP_RES_TOTAL_FILES] ? cur[TP_RES_TOTAL_FILES] : 0.0,
+		rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0);
+	fflush(se->f);
+}
+
+void series_close(struct tp_series *se)
+{
+	if (!se)
+		return;
+	fclose(se->f);
+	free(se);
+}

@@ -1,0 +1,19 @@
+/* series.h: TEMPLATE.series, one line per sample in resource_monitor's
+ * column order and units (--with-time-series). */
+#ifndef TPMON_SERIES_H
+#define TPMON_SERIES_H
+
+#include "sampler.h"
+#include "summary.h"
+
+struct tp_series;
+
+/* Create TEMPLATE.series and write its header; NULL (with a message) on failure. */
+struct tp_series *series_open(const char *template);
+/* One line for sample @s; @rep gives the start time and disk figures, @cur
+ * the current value of each resource (cores over the last window). */
+void series_add(struct tp_series *se, const struct tp_sample *s,
+		const struct tp_report *rep, const double *cur);
+void series_close(struct tp_series *se);
+
+#endif

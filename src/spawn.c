@@ -1,0 +1,203 @@
+/* spawn.c: fork/exec of the task.  The child blocks on a pipe until the
+ * parent has seized it, so the tracer sees the very first exec; the child
+ * side calls only async-signal-safe functions. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "error.h"
+#include "spawn.h"
+#include "tracer.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+static int check_exec(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	if (access(path, X_OK) < 0 || !S_ISREG(st.st_mode)) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
+char *spawn_resolve(const char *cmd, int *status)
+{
+	const char *pathvar, *p;
+	int saw_eacces = 0;
+
+	if (!*cmd) {
+		error_msg("empty command name");
+		*status = TP_EXIT_NOTFOUND;
+		return NULL;
+	}
+	if (strchr(cmd, '/')) {
+		if (check_exec(cmd) == 0)
+			return xstrdup(cmd);
+		*status = errno == ENOENT || errno == ENOTDIR ?
+			  TP_EXIT_NOTFOUND : TP_EXIT_NOEXEC;
+		perror_msg("cannot run %s", cmd);
+		return NULL;
+	}
+	pathvar = getenv("PATH");
+	if (!pathvar)
+		pathvar = "/usr/local/bin:/usr/bin:/bin";
+	for (p = pathvar;; p++) {
+		const char *end = strchrnul(p, ':');
+		char *cand = end == p ? xasprintf("./%s", cmd) :
+			     xasprintf("%.*s/%s", (int)(end - p), p, cmd);
+
+		if (check_exec(cand) == 0)
+			return cand;
+		if (errno == EACCES || errno == EISDIR)
+			saw_eacces = 1;
+		free(cand);
+		if (!*end)
+			break;
+		p = end;
+	}
+	*status = saw_eacces ? TP_EXIT_NOEXEC : TP_EXIT_NOTFOUND;
+	if (saw_eacces)
+		error_msg("cannot run %s: Permission denied", cmd);
+	else
+		error_msg("%s: command not found", cmd);
+	return NULL;
+}
+
+/* Child side: wait for the tracer, set up, exec.  Async-signal-safe only. */
+static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
+				int err_fd, pid_t parent)
+{
+	char c;
+	int err;
+
+	sigprocmask(SIG_SETMASK, o->child_mask, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(TP_EXIT_FAILURE);
+	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+		;
+	if (c != 'g')	/* the monitor died or gave up */
+		_exit(TP_EXIT_FAILURE);
+	if (o->filter) {
+		if (o->filter_needs_nnp &&
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+			goto fail;
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, o->filter) < 0)
+			goto fail;
+	}
+	execve(o->path, o->argv, environ);
+fail:
+	err = errno;
+	if (write(err_fd, &err, sizeof(err)) < 0) {
+		/* the parent will see EOF and a dead child */
+	}
+	_exit(err == ENOENT ? TP_EXIT_NOTFOUND : TP_EXIT_NOEXEC);
+}
+
+static int make_pipe(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		perror_msg("pipe");
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the child's exec verdict: 0 when it exec'd, else its errno. */
+static int exec_verdict(int fd)
+{
+	int err = 0;
+	ssize_t n;
+
+	do
+		n = read(fd, &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(err) ? err : 0;
+}
+
+/* Wait until @pid is really gone; a traced child may report stops first. */
+static void reap_dead_child(pid_t pid)
+{
+	int st;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, &st, __WALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || WIFEXITED(st) || WIFSIGNALED(st))
+			return;
+		tracer_resume(pid, 0);
+	}
+}
+
+pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
+{
+	int go[2], er[2], err;
+	pid_t pid, parent = getpid();
+
+	if (make_pipe(go) < 0)
+		goto fail;
+	if (make_pipe(er) < 0) {
+		close(go[0]);
+		close(go[1]);
+		goto fail;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror_msg("fork");
+		close(go[0]); close(go[1]); close(er[0]); close(er[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(er[0]);
+		child(o, go[0], er[1], parent);
+	}
+	close(go[0]);
+	close(er[1]);
+	*traced = false;
+	if (o->trace) {
+		if (tracer_seize(pid, o->trace_options) == 0)
+			*traced = true;
+		else
+			error_msg("ptrace refused (%s): falling back to /proc polling",
+				  strerror(errno));
+	}
+	if (write(go[1], "g", 1) != 1)
+		perror_msg("cannot release the child");
+	close(go[1]);
+	err = exec_verdict(er[0]);
+	close(er[0]);
+	if (err) {
+		errno = err;
+		perror_msg("cannot run %s", o->path);
+		/* The child has exited (or is stopped at its exit if traced):
+		 * killing it first makes the reap below certain. */
+		kill(pid, SIGKILL);
+		reap_dead_child(pid);
+		*status = err == ENOENT ? TP_EXIT_NOTFOUND : TP_EXIT_NOEXEC;
+		return -1;
+	}
+	return pid;
+fail:
+	*status = TP_EXIT_FAILURE;
+	return -1;
+}

@@ -1,0 +1,33 @@
+/* spawn.h: starting the task: resolve the command, fork, hand the child to
+ * the tracer before it runs a single instruction of the task, exec, and
+ * report an exec failure through a close-on-exec pipe. */
+#ifndef TPMON_SPAWN_H
+#define TPMON_SPAWN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct sock_fprog;
+
+struct tp_spawn_opts {
+	char *const *argv;		/* command and arguments */
+	const char *path;		/* resolved by spawn_resolve() */
+	const sigset_t *child_mask;	/* signal mask the task starts with */
+	bool trace;			/* PTRACE_SEIZE the child */
+	unsigned trace_options;
+	const struct sock_fprog *filter;	/* seccomp filter or NULL */
+	bool filter_needs_nnp;		/* set no_new_privs before the filter */
+};
+
+/* Find @cmd as execvp() would.  Returns a malloc'd path, or NULL with
+ * *status set to 127 (not found) or 126 (not executable) and a message
+ * already printed. */
+char *spawn_resolve(const char *cmd, int *status);
+
+/* Start the task.  On success returns its pid and sets *traced (false when
+ * ptrace was refused and the caller must poll).  On failure returns -1
+ * with *status 125, 126 or 127 and a message printed; no child is left. */
+pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status);
+
+#endif

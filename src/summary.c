@@ -1,0 +1,279 @@
+/* summary.c: the JSON summary, in the shape cctools tools read: every
+ * measurement is [value, "unit"], unknown values are null.  Strings go
+ * through jansson, so quotes, control characters and invalid UTF-8 in a
+ * command line can never break the JSON. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "error.h"
+#include "summary.h"
+#include "xmalloc.h"
+
+/* A string that is valid UTF-8: invalid bytes become U+FFFD. */
+static json_t *text(const char *s)
+{
+	size_t len = strlen(s), i = 0, o = 0;
+	char *buf;
+	json_t *j;
+
+	j = json_stringn(s, len);
+	if (j)
+		return j;
+	buf = xmalloc(len * 3 + 1);
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :
+			   (c >> 3) == 30 ? 4 : 0;
+		json_t *probe = n && i + n <= len ? json_stringn(s + i, n) : NULL;
+
+		if (probe) {
+			memcpy(buf + o, s + i, n);
+			o += n;
+			i += n;
+			json_decref(probe);
+		} else {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	j = json_stringn(buf, o);
+	free(buf);
+	return j;
+}
+
+static json_t *measure(double v, const char *unit, int decimals)
+{
+	double scale = pow(10, decimals);
+	json_t *num;
+
+	if (!isfinite(v))
+		return json_null();
+	v = round(v * scale) / scale;
+	if (decimals == 0 && fabs(v) < 9e15)
+		num = json_integer((json_int_t)v);
+	else
+		num = json_real(v);
+	return json_pack("[o, s]", num, unit);
+}
+
+static int res_decimals(enum tp_res r)
+{
+	switch (res_info(r)->kind) {
+	case TP_UNIT_COUNT: return 0;
+	case TP_UNIT_TIME: return 6;
+	case TP_UNIT_CORES: return 3;
+	default: return 3;
+	}
+}
+
+static void set_res(json_t *root, const struct tp_report *r, enum tp_res res)
+{
+	const struct tp_res_info *ri = res_info(res);
+
+	if (r->known[res])
+		json_object_set_new(root, ri->name,
+				    measure(r->value[res], ri->unit, res_decimals(res)));
+	else
+		json_object_set_new(root, ri->name, json_null());
+}
+
+static json_t *peak_times(const struct tp_report *r)
+{
+	json_t *pt = json_object();
+	int i;
+
+	for (i = 0; i < TP_RES__COUNT; i++)
+		if (r->known[i] && r->peak_time[i] >= 0)
+			json_object_set_new(pt, res_info(i)->name,
+					    measure(r->peak_time[i], "s", 3));
+	return pt;
+}
+
+static json_t *exceeded_object(const struct tp_report *r)
+{
+	json_t *le = json_object();
+	int i;
+
+	for (i = 0; i < TP_RES__COUNT; i++)
+		if (r->exceeded.set[i])
+			json_object_set_new(le, res_info(i)->name,
+					    measure(r->exceeded.value[i], res_info(i)->unit,
+						    res_decimals(i)));
+	if (json_object_size(le) == 0) {
+		json_decref(le);
+		return json_null();
+	}
+	return le;
+}
+
+static const char *exit_type_name(enum tp_exit_type t)
+{
+	return t == TP_EXIT_LIMITS ? "limits" : t == TP_EXIT_SIGNAL ? "signal" : "normal";
+}
+
+/* Byte-level I/O counters, flat: cctools readers reject nested objects. */
+static void add_io(json_t *root, const struct tp_acct *a)
+{
+	json_object_set_new(root, "rchar", measure((double)a->io.rchar, "B", 0));
+	json_object_set_new(root, "wchar", measure((double)a->io.wchar, "B", 0));
+	json_object_set_new(root, "syscr", measure((double)a->io.syscr, "calls", 0));
+	json_object_set_new(root, "syscw", measure((double)a->io.syscw, "calls", 0));
+	json_object_set_new(root, "read_bytes", measure((double)a->io.read_bytes, "B", 0));
+	json_object_set_new(root, "write_bytes", measure((double)a->io.write_bytes, "B", 0));
+}
+
+static void add_verbatim(json_t *root, const struct tp_options *o)
+{
+	const char **v;
+
+	for (v = o->verbatim; v && *v; v++) {
+		char *key, *value;
+
+		if (options_split_verbatim(*v, &key, &value) < 0)
+			continue;
+		json_object_set_new(root, key, text(value));
+		free(key);
+		free(value);
+	}
+}
+
+static void add_exit(json_t *root, const struct tp_report *r)
+{
+	json_object_set_new(root, "exit_type", json_string(exit_type_name(r->exit_type)));
+	json_object_set_new(root, "exit_status", json_integer(r->exit_status));
+	if (r->signal)
+		json_object_set_new(root, "signal", json_integer(r->signal));
+	if (r->monitor_signal)
+		json_object_set_new(root, "monitor_signal", json_integer(r->monitor_signal));
+	json_object_set_new(root, "limits_exceeded", exceeded_object(r));
+	/* flat, not an object: cctools readers reject unknown objects */
+	if (r->violator_pid) {
+		json_object_set_new(root, "limit_violator_pid", json_integer(r->violator_pid));
+		json_object_set_new(root, "limit_violator_command", text(r->violator_cmd));
+	}
+}
+
+static json_t *build(const struct tp_options *o, const struct tp_report *r)
+{
+	json_t *root = json_object();
+	char host[256] = "unknown";
+	int i;
+
+	gethostname(host, sizeof(host) - 1);
+	json_object_set_new(root, "executable_type", json_string("dynamic"));
+	json_object_set_new(root, "monitor_version", json_string("tpmon " PACKAGE_VERSION));
+	json_object_set_new(root, "host", text(host));
+	json_object_set_new(root, "command", text(o->command));
+	add_exit(root, r);
+	json_object_set_new(root, "start", measure(r->start, "s", 6));
+	json_object_set_new(root, "end", measure(r->end, "s", 6));
+	for (i = 0; i < TP_RES__COUNT; i++)
+		set_res(root, r, i);
+	json_object_set_new(root, "cores_avg", measure(r->cores_avg, "cores", 3));
+	json_object_set_new(root, "memory_pss", r->tracking_ptrace || r->memory_pss > 0 ?
+			    measure(r->memory_pss, "MB", 3) : json_null());
+	json_object_set_new(root, "bytes_received", json_null());
+	json_object_set_new(root, "bytes_sent", json_null());
+	json_object_set_new(root, "bandwidth", json_null());
+	json_object_set_new(root, "context_switches",
+			    measure((double)r->acct.ctxsw, "switches", 0));
+	json_object_set_new(root, "machine_cpus", measure((double)r->machine_cpus, "cores", 0));
+	json_object_set_new(root, "machine_load", measure(r->machine_load, "procs", 2));
+	json_object_set_new(root, "leftover_processes", measure(r->leftover, "procs", 0));
+	add_io(root, &r->acct);
+	json_object_set_new(root, "peak_times", peak_times(r));
+	json_object_set_new(root, "tracking", json_string(r->tracking_ptrace ? "ptrace" : "poll"));
+	if (r->partial)
+		json_object_set_new(root, "partial", json_true());
+	add_verbatim(root, o);
+	return root;
+}
+
+static char *summary_path(const char *template)
+{
+	return xasprintf("%s.summary", template);
+}
+
+int summary_check_writable(const char *template)
+{
+	char *path = summary_path(template);
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	struct stat st;
+	int r = 0;
+
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error_msg("cannot write %s: directory %s does not exist", path, dir);
+		r = -1;
+	} else if (access(dir, W_OK | X_OK) < 0) {
+		perror_msg("cannot write %s", path);
+		r = -1;
+	} else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error_msg("cannot write %s: it is a directory", path);
+		r = -1;
+	}
+	free(copy);
+	free(path);
+	return r;
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int summary_write(const struct tp_options *o, const struct tp_report *r)
+{
+	json_t *root = build(o, r);
+	size_t flags = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER |
+		       (o->pprint ? JSON_INDENT(2) : JSON_COMPACT);
+	char *json = json_dumps(root, flags);
+	char *path = summary_path(o->template);
+	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	int fd, ret = -1;
+
+	json_decref(root);
+	if (!json)
+		error_msg_and_die("out of memory");
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		perror_msg("cannot write %s", path);
+		goto out;
+	}
+	if (fchmod(fd, 0644) < 0 || write_all(fd, json, strlen(json)) < 0 ||
+	    write_all(fd, "\n", 1) < 0) {
+		perror_msg("cannot write %s", path);
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		perror_msg("cannot write %s", path);
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(json);
+	free(tmp);
+	free(path);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/* summary.h: the report of a run and the files written from it
+ * (TEMPLATE.summary, atomically).  The only user of jansson for output. */
+#ifndef TPMON_SUMMARY_H
+#define TPMON_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "options.h"
+#include "resources.h"
+#include "ptree.h"
+
+enum tp_exit_type { TP_EXIT_NORMAL, TP_EXIT_SIGNAL, TP_EXIT_LIMITS };
+
+struct tp_report {
+	double start, end;		/* s since the epoch */
+	double value[TP_RES__COUNT];	/* peaks and totals, summary units */
+	bool known[TP_RES__COUNT];
+	double peak_time[TP_RES__COUNT];	/* s from start; <0 unknown */
+	double cores_avg;
+	double memory_pss;		/* MB, peak sum of PSS */
+	double machine_load;
+	long machine_cpus;
+	struct tp_acct acct;		/* totals: ctx switches, io counters */
+	enum tp_exit_type exit_type;
+	int exit_status;		/* task's status when it exited */
+	int signal;			/* fatal signal of the task, or 0 */
+	int monitor_signal;		/* signal that stopped tpmon, or 0 */
+	struct tp_limits exceeded;	/* limits that were broken */
+	pid_t violator_pid;
+	char violator_cmd[256];
+	unsigned leftover;		/* processes alive when the main one ended */
+	bool tracking_ptrace;
+	bool partial;			/* a checkpoint during the run */
+};
+
+/* Check that TEMPLATE.summary can be created, before the task starts.
+ * Returns 0, or -1 after printing why. */
+int summary_check_writable(const char *template);
+
+/* Write @r as TEMPLATE.summary (temporary file + rename).  0, or -1 after
+ * printing why. */
+int summary_write(const struct tp_options *o, const struct tp_report *r);
+
+#endif

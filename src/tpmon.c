@@ -1,0 +1,82 @@
+/* tpmon.c: main(): options -> monitor -> summary -> exit status. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "error.h"
+#include "monitor.h"
+#include "options.h"
+#include "summary.h"
+#include "xmalloc.h"
+
+/* resource_monitor's statuses, which workflow engines interpret. */
+enum { RM_SUCCESS = 0, RM_TASK_ERROR = 1, RM_OVERFLOW = 2, RM_MONITOR_ERROR = 4 };
+
+static int exit_code(const struct tp_options *o, const struct tp_report *r)
+{
+	if (o->exit_codes == TP_CODES_CCTOOLS) {
+		if (r->exit_type == TP_EXIT_LIMITS && !o->measure_only)
+			return RM_OVERFLOW;
+		if (r->monitor_signal || r->signal || r->exit_status)
+			return RM_TASK_ERROR;
+		return RM_SUCCESS;
+	}
+	if (r->exit_type == TP_EXIT_LIMITS && !o->measure_only)
+		return TP_EXIT_LIMIT;
+	if (r->monitor_signal)
+		return 128 + r->monitor_signal;
+	return r->exit_status;
+}
+
+static int failure(const struct tp_options *o, int status)
+{
+	return o->exit_codes == TP_CODES_CCTOOLS ? RM_MONITOR_ERROR : status;
+}
+
+/* mkdir -p of the template's directory, as resource_monitor does: Work
+ * Queue workers run the monitor in a sandbox without that directory. */
+static void make_parents(const char *template)
+{
+	char *dir = xstrdup(template), *p;
+
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+			break;
+		*p = '/';
+	}
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	struct tp_options o;
+	struct tp_report rep;
+	int r, status;
+
+	r = options_parse(&o, argc, argv);
+	if (r != 0) {
+		status = r > 0 ? 0 : failure(&o, TP_EXIT_FAILURE);
+		options_free(&o);
+		return status;
+	}
+	if (o.exit_codes == TP_CODES_CCTOOLS)
+		make_parents(o.template);
+	if (summary_check_writable(o.template) < 0) {
+		status = failure(&o, TP_EXIT_FAILURE);
+		options_free(&o);
+		return status;
+	}
+	status = monitor_run(&o, &rep);
+	if (status != 0) {
+		status = failure(&o, status);
+	} else if (summary_write(&o, &rep) < 0) {
+		status = failure(&o, TP_EXIT_FAILURE);
+	} else {
+		status = exit_code(&o, &rep);
+	}
+	options_free(&o);
+	return status;
+}

@@ -1,0 +1,57 @@
+/* tracer.h: ptrace only.  Turns wait4() results into typed events and
+ * offers the few requests the monitor makes (seize, resume, listen). */
+#ifndef TPMON_TRACER_H
+#define TPMON_TRACER_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+enum tp_event_kind {
+	TP_EV_NEW_CHILD,	/* fork/vfork/clone stop in the parent: msg = new tid;
+				 * resume the parent */
+	TP_EV_EXEC,		/* execve done: msg = former tid; resume */
+	TP_EV_EXIT_STOP,	/* thread about to exit, /proc still readable;
+				 * read its final figures, then resume */
+	TP_EV_PTRACE_STOP,	/* PTRACE_EVENT_STOP: attach stop of a new tracee
+				 * (resume) or group-stop (sig is a stop signal:
+				 * listen) */
+	TP_EV_SIGNAL,		/* signal-delivery stop: resume injecting sig */
+	TP_EV_SECCOMP,		/* seccomp RET_TRACE stop: msg = filter data; resume */
+	TP_EV_EXITED,		/* thread reaped after exit(): status, rusage valid */
+	TP_EV_KILLED,		/* thread reaped after a fatal signal: sig, rusage */
+};
+
+enum tp_clone_kind { TP_CLONE_FORK, TP_CLONE_VFORK, TP_CLONE_CLONE };
+
+struct tp_event {
+	enum tp_event_kind kind;
+	pid_t tid;
+	int status;		/* raw wait status */
+	int sig;		/* stop or fatal signal */
+	enum tp_clone_kind clone_kind;
+	unsigned long msg;	/* PTRACE_GETEVENTMSG */
+	struct rusage ru;	/* for TP_EV_EXITED / TP_EV_KILLED */
+};
+
+/* Options every tracee gets; @trace_seccomp adds PTRACE_O_TRACESECCOMP. */
+unsigned tracer_options(bool trace_seccomp);
+
+/* PTRACE_SEIZE @pid with @options.  0, or -1 with errno. */
+int tracer_seize(pid_t pid, unsigned options);
+
+/* Next wait4() result without blocking: 1 and *ev filled, 0 when nothing
+ * is pending, -1 with errno (ECHILD: no children left). */
+int tracer_next_event(struct tp_event *ev);
+
+/* Resume a stopped tracee, delivering @sig (0 for none).  A tracee that
+ * died meanwhile (ESRCH) is not an error. */
+void tracer_resume(pid_t tid, int sig);
+
+/* Leave a tracee in group-stop but let it be woken by SIGCONT. */
+void tracer_listen(pid_t tid);
+
+/* Is @sig one that causes a group-stop? */
+bool tracer_is_stop_signal(int sig);
+
+#endif

@@ -1,0 +1,25 @@
+/* units.h: numbers with units ("512M", "1.5h", "2GiB") converted to the
+ * summary unit of a resource kind.  Pure functions, no I/O. */
+#ifndef TPMON_UNITS_H
+#define TPMON_UNITS_H
+
+#include <stddef.h>
+#include "resources.h"
+
+/* Parse @text as a value of @kind and store it in @out in the summary unit
+ * (s for TIME, MB for SIZE, cores, count).  A bare number is already in the
+ * summary unit.  Rejects empty text, trailing garbage, NaN/inf, negative
+ * values, overflow, a unit that does not fit @kind, and non-integers for
+ * TP_UNIT_COUNT.  Returns 0, or -1 with a short reason in @why. */
+int units_parse(enum tp_unit_kind kind, const char *text, double *out,
+		char *why, size_t whylen);
+
+/* Same for a number with a separate unit string (JSON [1, "GB"]); @unit may
+ * be NULL or "" for the summary unit. */
+int units_convert(enum tp_unit_kind kind, double value, const char *unit,
+		  double *out, char *why, size_t whylen);
+
+/* Seconds from "1.5", "250ms", "2m" (used by -i and --kill-grace). */
+int units_parse_seconds(const char *text, double *out, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,38 @@
+/* watchdog.h: holding the task to its limits: which limit a set of current
+ * figures breaks, how soon to look again, and signalling the whole tree. */
+#ifndef TPMON_WATCHDOG_H
+#define TPMON_WATCHDOG_H
+
+#include <stdbool.h>
+#include "limits.h"
+#include "ptree.h"
+
+/* Sliding window of (time, cpu) points for the cores figures. */
+#define TP_CPU_WINDOW_POINTS 256
+struct tp_cpu_window {
+	double t[TP_CPU_WINDOW_POINTS], cpu[TP_CPU_WINDOW_POINTS];
+	unsigned head, n;
+};
+
+void cpuwin_add(struct tp_cpu_window *w, double t, double cpu);
+/* Average cores over the last @span s ending at the newest point; false
+ * while less than @span s of points exist. */
+bool cpuwin_rate(const struct tp_cpu_window *w, double span, double *cores);
+
+/* First resource of @cur that is over its limit in @l, or -1. */
+int watchdog_check(const struct tp_limits *l, const double *cur, const bool *known);
+
+/* How long to wait before the next sample: @delay, shortened when memory
+ * is close to a limit so that a task growing fast is caught in time. */
+double watchdog_next_delay(const struct tp_limits *l, const double *cur, double delay);
+
+/* Send @sig to every live process of the tree (SIGCONT too after SIGTERM,
+ * so that stopped processes act on it).  Returns how many were signalled. */
+unsigned watchdog_signal_all(const struct tp_ptree *t, int sig);
+
+/* Window over which the cores limit is judged, s. */
+#define TP_CORES_LIMIT_WINDOW 5.0
+/* Window of the reported cores peak, s. */
+#define TP_CORES_PEAK_WINDOW 1.0
+
+#endif

@@ -1,0 +1,18 @@
+## tests/fuzz/local.mk: libFuzzer harnesses for parsers of outside input.
+## Built only with `configure --enable-fuzzers CC=clang`; run them with
+## tests/fuzz/run-fuzzers SECONDS (seeds in tests/fuzz/corpus/NAME/).
+## Each harness compiles the parsers it needs itself, instrumented, rather
+## than linking the uninstrumented src/libtpmon.a.
+EXTRA_DIST += tests/fuzz/run-fuzzers tests/fuzz/corpus
+
+if ENABLE_FUZZERS
+FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+noinst_PROGRAMS = tests/fuzz/fuzz-limits
+
+tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
+	src/limits.c src/units.c src/resources.c
+tests_fuzz_fuzz_limits_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_limits_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS) -lm
+endif

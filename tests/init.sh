@@ -1,0 +1,303 @@
+# tests/init.sh: sourced by every scenario test (tests/*.test).  Gives each
+# test a private temporary directory (its cwd, removed on exit), TAP output
+# (plan, ok, is, num_cmp...), a way to run tpmon under `timeout -k` and to
+# read its summary with jq, and a check that nothing the test started is
+# still running.  POSIX sh.
+#
+# Environment (set by tests/local.mk; defaults for running a test by hand
+# from the source tree): TPMON, HELPERS, TESTS_SRCDIR, JQ, and optionally
+# TPMON_WRAPPER (e.g. "valgrind --error-exitcode=99 -q"), put in front of
+# every tpmon run; time bounds are then multiplied by TPMON_TIME_SCALE
+# (default 10 with a wrapper, 1 without).
+
+tp_me=${0##*/}
+: "${TESTS_SRCDIR:=$(cd "$(dirname "$0")" && pwd)}"
+: "${TPMON:=$TESTS_SRCDIR/../tpmon}"
+: "${HELPERS:=$TESTS_SRCDIR/helpers}"
+: "${TPMON_WRAPPER:=}"
+[ -n "${JQ:-}" ] || JQ=jq
+if [ -n "$TPMON_WRAPPER" ]; then
+	: "${TPMON_TIME_SCALE:=10}"
+else
+	: "${TPMON_TIME_SCALE:=1}"
+fi
+# Longest run of one tpmon invocation, in seconds (before scaling).
+: "${TP_TIMEOUT:=60}"
+
+tp_n=0
+tp_planned=
+tp_runs=0
+tp_mark_base="tp$$.$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+tmp=
+rc=
+elapsed=
+mark=
+
+# --- TAP -----------------------------------------------------------------
+
+diag()
+{
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+plan()
+{
+	tp_planned=$1
+	echo "1..$1"
+}
+
+# skip_all REASON: the whole test cannot run here (not a failure).
+skip_all()
+{
+	echo "1..0 # SKIP $*"
+	tp_planned=0
+	exit 0
+}
+
+# bail_out REASON: the test cannot go on; the driver reports an error.
+bail_out()
+{
+	echo "Bail out! $tp_me: $*"
+	exit 99
+}
+
+# ok CODE DESC...: one test point, passed when CODE (an exit code) is 0.
+# Returns CODE.
+ok()
+{
+	tp_code=$1
+	shift
+	tp_n=$((tp_n + 1))
+	if [ "$tp_code" -eq 0 ] 2>/dev/null; then
+		echo "ok $tp_n - $*"
+		return 0
+	fi
+	echo "not ok $tp_n - $*"
+	return 1
+}
+
+# check DESC CMD ARGS...: run CMD and report its exit code.
+check()
+{
+	tp_desc=$1
+	shift
+	"$@"
+	ok $? "$tp_desc"
+}
+
+# is GOT EXPECTED DESC...: string equality, with a diagnostic on failure.
+is()
+{
+	tp_got=$1
+	tp_exp=$2
+	shift 2
+	[ "x$tp_got" = "x$tp_exp" ]
+	ok $? "$*" || diag "got: '$tp_got'" "expected: '$tp_exp'"
+}
+
+tp_is_number()
+{
+	printf '%s' "$1" | grep -Eq '^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$'
+}
+
+# num_cmp GOT OP EXPECTED DESC...: numeric comparison, OP one of
+# == != < <= > >=.  A GOT that is not a number (null, empty) fails.
+num_cmp()
+{
+	tp_got=$1
+	tp_op=$2
+	tp_exp=$3
+	shift 3
+	if tp_is_number "$tp_got"; then
+		awk -v g="$tp_got" -v e="$tp_exp" -v op="$tp_op" 'BEGIN {
+			g += 0; e += 0
+			if (op == "==") r = g == e; else if (op == "!=") r = g != e
+			else if (op == "<") r = g < e; else if (op == "<=") r = g <= e
+			else if (op == ">") r = g > e; else if (op == ">=") r = g >= e
+			else r = 0
+			exit !r }'
+	else
+		false
+	fi
+	ok $? "$*" || diag "got: '$tp_got'" "expected: $tp_op $tp_exp"
+}
+
+# in_range GOT LO HI DESC...: LO <= GOT <= HI.
+in_range()
+{
+	tp_got=$1
+	tp_lo=$2
+	tp_hi=$3
+	shift 3
+	if tp_is_number "$tp_got"; then
+		awk -v g="$tp_got" -v lo="$tp_lo" -v hi="$tp_hi" \
+			'BEGIN { exit !(g + 0 >= lo + 0 && g + 0 <= hi + 0) }'
+	else
+		false
+	fi
+	ok $? "$*" || diag "got: '$tp_got'" "expected: in [$tp_lo, $tp_hi]"
+}
+
+# approx VALUE EXPECTED PCT: exit 0 when VALUE is within PCT percent of
+# EXPECTED.  Not a test point by itself: use with ok or check.
+approx()
+{
+	tp_is_number "$1" || return 1
+	awk -v v="$1" -v e="$2" -v p="$3" 'BEGIN {
+		d = v - e; if (d < 0) d = -d
+		m = e * p / 100; if (m < 0) m = -m
+		exit !(d <= m) }'
+}
+
+# --- the private directory, and what the test left running ---------------
+
+# The pids of live processes whose environment holds the mark prefix $1.
+tp_marked_pids()
+{
+	grep -lasF -- "TPMON_TEST_MARK=$1" /proc/[0-9]*/environ 2>/dev/null |
+		sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' |
+		while read -r tp_pid; do
+			# Zombies have an empty environment already; skip the
+			# ones that are just exiting too.
+			case $(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' \
+				"/proc/$tp_pid/status" 2>/dev/null) in
+			Z|X|'') ;;
+			*) echo "$tp_pid" ;;
+			esac
+		done
+}
+
+tp_cleanup()
+{
+	tp_status=$?
+	for tp_pid in $(tp_marked_pids "$tp_mark_base."); do
+		kill -9 "$tp_pid" 2>/dev/null
+	done
+	if [ -n "$tmp" ] && [ -d "$tmp" ]; then
+		if [ -n "${TP_KEEP_TMP:-}" ]; then
+			diag "kept $tmp"
+		else
+			rm -rf "$tmp"
+		fi
+	fi
+	# Failed test points are reported by their "not ok" lines; the exit
+	# status only says whether the script ran to its end.
+	if [ -n "$tp_planned" ] && [ "$tp_planned" = "$tp_n" ]; then
+		exit 0
+	fi
+	[ -n "$tp_planned" ] && diag "planned $tp_planned tests but ran $tp_n"
+	[ "$tp_status" -ne 0 ] || tp_status=1
+	exit "$tp_status"
+}
+
+# assert_no_leftovers [MARK]: a test point passing when no process started
+# by the tpmon run marked MARK (default: the last run) is alive, after at
+# most half a second for SIGKILLed processes to vanish.
+assert_no_leftovers()
+{
+	tp_m=${1:-$mark}
+	tp_left=
+	for tp_try in 1 2 3 4 5 6 7 8 9 10; do
+		tp_left=$(tp_marked_pids "$tp_m")
+		[ -z "$tp_left" ] && break
+		sleep 0.05
+	done
+	[ -z "$tp_left" ]
+	ok $? "no process of the task is left running" || {
+		for tp_pid in $tp_left; do
+			diag "left: $tp_pid $(tr '\0' ' ' <"/proc/$tp_pid/cmdline" 2>/dev/null)"
+		done
+	}
+}
+
+# --- running tpmon --------------------------------------------------------
+
+# run_tpmon_raw ARGS...: run $TPMON_WRAPPER $TPMON ARGS in $tmp under
+# timeout -k, with stdin from /dev/null and stdout/stderr in $tmp/stdout
+# and $tmp/stderr.  Sets rc (exit status), elapsed (ms) and mark (the
+# TPMON_TEST_MARK value in the environment of tpmon and of the task).
+run_tpmon_raw()
+{
+	tp_runs=$((tp_runs + 1))
+	mark="$tp_mark_base.$tp_runs."
+	tp_limit=$((TP_TIMEOUT * TPMON_TIME_SCALE))
+	tp_t0=$(date +%s%N)
+	# shellcheck disable=SC2086 # the wrapper is a command line
+	TPMON_TEST_MARK=$mark timeout -k 5 "$tp_limit" \
+		$TPMON_WRAPPER "$TPMON" "$@" \
+		<"${TP_STDIN:-/dev/null}" >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	elapsed=$((($(date +%s%N) - tp_t0) / 1000000))
+	if [ "$elapsed" -ge $((tp_limit * 1000)) ]; then
+		diag "tpmon $* timed out after $tp_limit s (status $rc)"
+	fi
+	if [ -s "$tmp/stderr" ]; then
+		diag "stderr of tpmon $*:"
+		diag "$(head -c 4000 "$tmp/stderr")"
+	fi
+	return 0
+}
+
+# run_tpmon ARGS...: run_tpmon_raw -O $tmp/out ARGS, so the summary is
+# $tmp/out.summary.
+run_tpmon()
+{
+	rm -f "$tmp/out.summary" "$tmp/out.series" "$tmp/out.files"
+	run_tpmon_raw -O "$tmp/out" "$@"
+}
+
+# scaled N: N multiplied by TPMON_TIME_SCALE (integer), for time bounds.
+scaled()
+{
+	echo $(($1 * TPMON_TIME_SCALE))
+}
+
+# --- reading the summary --------------------------------------------------
+
+summary=
+
+# jqs EXPR [FILE]: jq -r EXPR on the summary (default $tmp/out.summary).
+jqs()
+{
+	"$JQ" -r "$1" "${2:-$summary}"
+}
+
+# field NAME [FILE]: a summary field; a measurement [value, "unit"] gives
+# its value.  null when absent.
+field()
+{
+	"$JQ" -r --arg f "$1" \
+		'if (.[$f] | type) == "array" then .[$f][0] else .[$f] end' \
+		"${2:-$summary}"
+}
+
+# unit NAME [FILE]: the unit string of a measurement.
+unit()
+{
+	"$JQ" -r --arg f "$1" \
+		'if (.[$f] | type) == "array" then .[$f][1] else "(not a measurement)" end' \
+		"${2:-$summary}"
+}
+
+# dump_summary: copy the summary into the log, for a failing test.
+dump_summary()
+{
+	diag "summary:"
+	diag "$(head -c 8000 "${1:-$summary}" 2>/dev/null)"
+}
+
+# --- setup ----------------------------------------------------------------
+
+command -v "$JQ" >/dev/null 2>&1 || skip_all "jq not found"
+command -v timeout >/dev/null 2>&1 || skip_all "timeout (coreutils) not found"
+TPMON=$(cd "$(dirname "$TPMON")" 2>/dev/null && pwd)/${TPMON##*/}
+HELPERS=$(cd "$HELPERS" 2>/dev/null && pwd) || bail_out "no helpers directory"
+[ -x "$TPMON" ] || bail_out "tpmon not built: $TPMON"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tpmon-test.XXXXXX") || bail_out "mktemp failed"
+summary=$tmp/out.summary
+trap tp_cleanup 0
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+cd "$tmp" || bail_out "cannot enter $tmp"

@@ -1,0 +1,11 @@
+## tests/unit/local.mk: C unit tests, TAP through tests/unit/tap.h, linked
+## with the real code in src/libtpmon.a (included by tests/local.mk).
+UNIT_TESTS = tests/unit/test-units tests/unit/test-limits
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+
+tests_unit_test_units_SOURCES = tests/unit/test-units.c tests/unit/tap.h
+tests_unit_test_units_LDADD = $(TPMON_LIBS) -lm
+
+tests_unit_test_limits_SOURCES = tests/unit/test-limits.c tests/unit/tap.h
+tests_unit_test_limits_LDADD = $(TPMON_LIBS) -lm
