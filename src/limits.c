@@ -40,7 +40,7 @@ static void show(char *dst, const char *s, size_t max)
 {
 	size_t i;
 
-	for (i = 0; s[i] && i < max; i++)
+	for (i = 0; i < max && s[i]; i++)
 		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
 	if (s[i]) {
 		memcpy(dst + i, "...", 3);
@@ -304,9 +304,11 @@ int limits_parse_text(struct tp_limits *l, const char *text,
  * jansson's 17 digits), anything else as compact ASCII JSON. */
 static void show_json(char shown[SHOW_MAX + 4], json_t *v)
 {
-	char num[32], *dump;
+	char *dump;
 
 	if (json_is_number(v)) {
+		char num[32];
+
 		snprintf(num, sizeof(num), "%.15g", json_number_value(v));
 		show(shown, num, SHOW_MAX);
 		return;

@@ -124,6 +124,8 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)m->tree.max_live, t);
 	peak(m, TP_RES_TOTAL_PROCESSES, (double)m->tree.total_processes, t);
 	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
+	if (s->nprocs > 0)
+		m->rep->pss_known = true;
 	if (s->pss_mb > m->rep->memory_pss)
 		m->rep->memory_pss = s->pss_mb;
 	m->rep->acct = s->acct;
@@ -640,9 +642,10 @@ static void loop(struct tp_monitor *m)
 			on_timer(m);
 		if (!m->traced)
 			drain_events(m);
-		if (!m->traced && m->root_done && m->tree.nlive > 0) {
+		if (!m->traced && m->root_done) {
+			/* orphans reparented to tpmon, the subreaper */
 			sampler_discover(&m->tree, m->root, m->self);
-			if (m->phase == TP_RUNNING) {
+			if (m->phase == TP_RUNNING && m->tree.nlive > 0) {
 				m->rep->leftover = m->tree.nlive;
 				stop_tree(m);
 			}

@@ -129,8 +129,11 @@ static bool invoked_as_resource_monitor(const char *argv0)
 	const char *base = strrchr(argv0, '/');
 
 	base = base ? base + 1 : argv0;
+	/* Work Queue, TaskVine and makeflow -T wq ship the monitor to their
+	 * workers under the name cctools-monitor */
 	return strstr(base, "resource_monitor") != NULL ||
-	       strstr(base, "resource-monitor") != NULL;
+	       strstr(base, "resource-monitor") != NULL ||
+	       strcmp(base, "cctools-monitor") == 0;
 }
 
 int options_split_verbatim(const char *s, char **key, char **value)

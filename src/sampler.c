@@ -168,7 +168,7 @@ void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self)
 
 		next = p->next;
 		if (p->pid == root)
-			continue;	/* reaped by waitpid, not here */
+			continue;	/* reaped by wait4, not here */
 		if (!s || (p->starttime && s->starttime != p->starttime))
 			ptree_thread_gone(t, p->pid);
 	}
@@ -178,9 +178,6 @@ void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self)
 			if (v[i].pid == self || ptree_proc(t, v[i].pid))
 				continue;
 			if (v[i].ppid != self && !ptree_proc(t, v[i].ppid))
-				continue;
-			if (v[i].ppid == self && v[i].pid != root &&
-			    !t->live)
 				continue;
 			p = ptree_add_proc(t, v[i].pid, v[i].ppid);
 			p->starttime = v[i].starttime;

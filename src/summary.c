@@ -178,7 +178,7 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	for (i = 0; i < TP_RES__COUNT; i++)
 		set_res(root, r, i);
 	json_object_set_new(root, "cores_avg", measure(r->cores_avg, "cores", 3));
-	json_object_set_new(root, "memory_pss", r->tracking_ptrace || r->memory_pss > 0 ?
+	json_object_set_new(root, "memory_pss", r->pss_known ?
 			    measure(r->memory_pss, "MB", 3) : json_null());
 	json_object_set_new(root, "bytes_received", json_null());
 	json_object_set_new(root, "bytes_sent", json_null());

@@ -19,6 +19,7 @@ struct tp_report {
 	double peak_time[TP_RES__COUNT];	/* s from start; <0 unknown */
 	double cores_avg;
 	double memory_pss;		/* MB, peak sum of PSS */
+	bool pss_known;			/* false until a sample read PSS */
 	double machine_load;
 	long machine_cpus;
 	struct tp_acct acct;		/* totals: ctx switches, io counters */

@@ -59,7 +59,7 @@ static void sanitize_unit(char dst[UNIT_NAME_MAX + 4], const char *s)
 {
 	size_t i;
 
-	for (i = 0; s[i] && i < UNIT_NAME_MAX; i++)
+	for (i = 0; i < UNIT_NAME_MAX && s[i]; i++)
 		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
 	if (s[i])
 		dst[i++] = '.', dst[i++] = '.', dst[i++] = '.';
@@ -172,7 +172,7 @@ static size_t scan_digits(const char *s)
  * mantissa digit), or 0.  Stricter than strtod: no hex, no inf/nan. */
 static size_t scan_number(const char *s)
 {
-	size_t n = 0, mant, exp;
+	size_t n = 0, mant;
 
 	if (s[n] == '+' || s[n] == '-')
 		n++;
@@ -187,7 +187,7 @@ static size_t scan_number(const char *s)
 	if (mant == 0)
 		return 0;
 	if (s[n] == 'e' || s[n] == 'E') {
-		size_t e = n + 1;
+		size_t e = n + 1, exp;
 
 		if (s[e] == '+' || s[e] == '-')
 			e++;
