@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "error.h"
 #include "limits.h"
 #include "units.h"
 
@@ -219,6 +220,10 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 	}
 	show(shown, name, SHOW_MAX);
 	r = res_by_name(name);
+	if (r < 0 && res_cctools_only(name)) {
+		error_msg("note: %s: not limited by tpmon, ignored", shown);
+		return 0;
+	}
 	if (r < 0) {
 		fail(w, "unknown resource \"%s\"", shown);
 		return -1;
@@ -326,8 +331,12 @@ static int parse_json_member(struct tp_limits *l, const char *key, json_t *v,
 	double value;
 	int r = res_by_name(key);
 
+	show(shown, key, SHOW_MAX);
+	if (r < 0 && res_cctools_only(key)) {
+		error_msg("note: %s: not limited by tpmon, ignored", shown);
+		return 0;
+	}
 	if (r < 0) {
-		show(shown, key, SHOW_MAX);
 		fail(w, "unknown resource \"%s\"", shown);
 		return -1;
 	}

@@ -34,3 +34,18 @@ int res_by_name(const char *name)
 			return r;
 	return -1;
 }
+
+bool res_cctools_only(const char *name)
+{
+	static const char *const names[] = {
+		"start", "end", "bytes_received", "bytes_sent", "bandwidth",
+		"gpus", "cores_avg", "machine_cpus", "machine_load",
+		"context_switches", "fs_nodes", "workers",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}

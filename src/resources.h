@@ -43,4 +43,8 @@ const struct tp_res_info *res_info(enum tp_res r);
 /* Resource named @name, or -1 when no resource has that name. */
 int res_by_name(const char *name);
 
+/* Is @name a resource that cctools engines may send in -L but that tpmon
+ * does not limit (gpus, bandwidth, ...)?  Such limits are ignored with a note. */
+bool res_cctools_only(const char *name);
+
 #endif

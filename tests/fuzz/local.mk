@@ -11,7 +11,7 @@ FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 noinst_PROGRAMS = tests/fuzz/fuzz-limits
 
 tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
-	src/limits.c src/units.c src/resources.c
+	src/limits.c src/units.c src/resources.c src/error.c
 tests_fuzz_fuzz_limits_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS) -lm

@@ -414,6 +414,16 @@ static void write_file(const char *path, const char *data, size_t len)
 	}
 }
 
+static void path_in(char *buf, size_t len, const char *dir, const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= len) {
+		fprintf(stderr, "path too long: %s/%s\n", dir, name);
+		exit(99);
+	}
+}
+
 static void write_str(const char *path, const char *s)
 {
 	write_file(path, s, strlen(s));
@@ -427,12 +437,12 @@ static void test_files(const char *dir)
 	struct tp_limits l, before;
 	char *huge;
 
-	snprintf(json, sizeof(json), "%s/limits.json", dir);
-	snprintf(text, sizeof(text), "%s/limits.txt", dir);
-	snprintf(nul, sizeof(nul), "%s/nul.txt", dir);
-	snprintf(empty, sizeof(empty), "%s/empty.txt", dir);
-	snprintf(big, sizeof(big), "%s/big.txt", dir);
-	snprintf(missing, sizeof(missing), "%s/missing.json", dir);
+	path_in(json, sizeof(json), dir, "limits.json");
+	path_in(text, sizeof(text), dir, "limits.txt");
+	path_in(nul, sizeof(nul), dir, "nul.txt");
+	path_in(empty, sizeof(empty), dir, "empty.txt");
+	path_in(big, sizeof(big), dir, "big.txt");
+	path_in(missing, sizeof(missing), dir, "missing.json");
 	write_str(json, "\n  {\"memory\": \"1G\",\n \"cores\": 2}\n");
 	write_str(text, "# limits\nmemory: 2G\nwall_time: 1m\n");
 	write_file(nul, nul_text, sizeof(nul_text) - 1);
