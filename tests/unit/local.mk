@@ -9,3 +9,9 @@ tests_unit_test_units_LDADD = $(TPMON_LIBS) -lm
 
 tests_unit_test_limits_SOURCES = tests/unit/test-limits.c tests/unit/tap.h
 tests_unit_test_limits_LDADD = $(TPMON_LIBS) -lm
+
+UNIT_TESTS += tests/unit/test-proc tests/unit/test-ptree
+tests_unit_test_proc_SOURCES = tests/unit/test-proc.c tests/unit/tap.h
+tests_unit_test_proc_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_ptree_SOURCES = tests/unit/test-ptree.c tests/unit/tap.h
+tests_unit_test_ptree_LDADD = $(TPMON_LIBS) -lm
