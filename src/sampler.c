@@ -50,7 +50,8 @@ static void refresh_rollup(struct tp_proc *p)
 		p->swap_kb = (uint64_t)r.swap_kb;
 }
 
-/* Refresh one process; returns -1 when it could not be read (gone). */
+/* Refresh one process from its stat; returns -1 when it could not be read
+ * (gone), 1 when its memory layout changed since the last sample, else 0. */
 static int sample_proc(struct tp_proc *p)
 {
 	struct proc_stat st;
@@ -63,6 +64,7 @@ static int sample_proc(struct tp_proc *p)
 		p->starttime = st.starttime;
 	memcpy(p->comm, st.comm, sizeof(p->comm));
 	cpu_ns = (st.utime + st.stime) * (1000000000ull / (uint64_t)ticks);
+	/* a process that did not run did no I/O either */
 	if (cpu_ns != p->sampled.cpu_ns || !p->rollup_key)
 		refresh_io(p);
 	p->sampled.cpu_ns = cpu_ns;
@@ -70,23 +72,42 @@ static int sample_proc(struct tp_proc *p)
 	p->vm_kb = st.vsize / 1024;
 	if (p->rss_kb > p->hwm_kb)
 		p->hwm_kb = p->rss_kb;
-	key = st.rss ^ (st.vsize << 1) ^ (cpu_ns << 7);
-	if (key != p->rollup_key || !p->rollup_key) {
-		refresh_rollup(p);
-		p->rollup_key = key ? key : 1;
-	}
-	return 0;
+	key = (st.rss ^ (st.vsize << 1)) | 1;
+	if (key == p->rollup_key)
+		return 0;
+	p->rollup_key = key;
+	return 1;
+}
+
+/* The tree's memory layout: when it changes, pages may have become shared
+ * or private in any process, so every PSS figure is re-read. */
+static uint64_t layout_key(const struct tp_ptree *t)
+{
+	const struct tp_proc *p;
+	uint64_t k = t->nlive;
+
+	for (p = t->live; p; p = p->next)
+		k = k * 31 + p->rss_kb;
+	return k;
 }
 
 void sampler_sample(struct tp_ptree *t, struct tp_sample *s)
 {
 	struct tp_proc *p;
-	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0;
+	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0, layout;
+	bool changed = false;
 
 	memset(s, 0, sizeof(*s));
+	for (p = t->live; p; p = p->next)
+		if (sample_proc(p) > 0)
+			changed = true;
+	layout = layout_key(t);
+	if (layout != t->layout_key)
+		changed = true;
+	t->layout_key = layout;
 	for (p = t->live; p; p = p->next) {
-		if (sample_proc(p) < 0)
-			continue;
+		if (changed)
+			refresh_rollup(p);
 		rss += p->rss_kb;
 		pss += p->pss_kb ? p->pss_kb : p->rss_kb;
 		vm += p->vm_kb;

@@ -91,7 +91,7 @@ is()
 	tp_got=$1
 	tp_exp=$2
 	shift 2
-	[ "x$tp_got" = "x$tp_exp" ]
+	[ "$tp_got" = "$tp_exp" ]
 	ok $? "$*" || diag "got: '$tp_got'" "expected: '$tp_exp'"
 }
 
@@ -197,7 +197,7 @@ assert_no_leftovers()
 {
 	tp_m=${1:-$mark}
 	tp_left=
-	for tp_try in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		tp_left=$(tp_marked_pids "$tp_m")
 		[ -z "$tp_left" ] && break
 		sleep 0.05
@@ -260,6 +260,12 @@ summary=
 jqs()
 {
 	"$JQ" -r "$1" "${2:-$summary}"
+}
+
+# valid_json [FILE]: exit 0 when the summary (or FILE) parses with jq.
+valid_json()
+{
+	"$JQ" . "${1:-$summary}" >/dev/null
 }
 
 # field NAME [FILE]: a summary field; a measurement [value, "unit"] gives

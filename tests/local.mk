@@ -9,8 +9,20 @@ AM_TESTS_ENVIRONMENT = \
 	HELPERS='$(abs_top_builddir)/tests/helpers'; \
 	TESTS_SRCDIR='$(abs_top_srcdir)/tests'; \
 	JQ='$(JQ)'; \
-	export TPMON HELPERS TESTS_SRCDIR JQ;
+	TPMON_WRAPPER='$(TPMON_WRAPPER)'; \
+	export TPMON HELPERS TESTS_SRCDIR JQ TPMON_WRAPPER;
+TPMON_WRAPPER =
 
 include $(srcdir)/tests/unit/local.mk
 include $(srcdir)/tests/helpers/local.mk
 include $(srcdir)/tests/fuzz/local.mk
+include $(srcdir)/tests/cctools.mk
+
+# The scenario tests again with every tpmon run under valgrind memcheck:
+# any memory error or definite leak makes tpmon exit 99 and the test fail.
+VALGRIND_WRAPPER = $(VALGRIND) -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite --show-leak-kinds=definite
+check-valgrind:
+	@test -n "$(VALGRIND)" || { echo "valgrind not found"; exit 1; }
+	$(MAKE) $(AM_MAKEFLAGS) check TPMON_WRAPPER="$(VALGRIND_WRAPPER)"
+.PHONY: check-valgrind
