@@ -60,6 +60,7 @@ struct tp_monitor {
 	double cur[TP_RES__COUNT];	/* current figures */
 	bool cur_known[TP_RES__COUNT];
 	double reaped_cpu;		/* poll mode: rusage of what we reaped */
+	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -429,6 +430,8 @@ static void on_timer(struct tp_monitor *m)
 	if (now_rel(m) >= m->next_sample)
 		sample(m);
 	escalate(m);
+	/* belt and braces: a stop whose SIGCHLD got lost is found here */
+	drain_events(m);
 }
 
 static void on_signal(struct tp_monitor *m)
@@ -563,7 +566,10 @@ static int setup_fds(struct tp_monitor *m, sigset_t *old)
 	sigaddset(&set, SIGQUIT);
 	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
 		return -1;
-	signal(SIGPIPE, SIG_IGN);
+	/* SIGCHLD may come in ignored (a worker that set SIG_IGN and exec'd
+	 * us): then the kernel would reap the task behind our back */
+	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &m->old_sigpipe);
+	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = SIG_DFL }, &m->old_sigchld);
 	m->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	m->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (m->sigfd < 0 || m->timerfd < 0) {
@@ -612,6 +618,8 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.argv = m->o->argv;
 	so.path = path;
 	so.child_mask = mask;
+	so.child_sigpipe = &m->old_sigpipe;
+	so.child_sigchld = &m->old_sigchld;
 	so.trace = m->o->tracking == TP_TRACK_PTRACE;
 	so.trace_options = tracer_options(m->o->inotify);
 	if (so.trace && m->o->inotify) {

@@ -86,8 +86,9 @@ static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
 	char c;
 	int err;
 
+	sigaction(SIGPIPE, o->child_sigpipe, NULL);
+	sigaction(SIGCHLD, o->child_sigchld, NULL);
 	sigprocmask(SIG_SETMASK, o->child_mask, NULL);
-	signal(SIGPIPE, SIG_DFL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(TP_EXIT_FAILURE);

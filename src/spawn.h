@@ -14,6 +14,8 @@ struct tp_spawn_opts {
 	char *const *argv;		/* command and arguments */
 	const char *path;		/* resolved by spawn_resolve() */
 	const sigset_t *child_mask;	/* signal mask the task starts with */
+	const struct sigaction *child_sigpipe;	/* dispositions the task */
+	const struct sigaction *child_sigchld;	/* inherits (tpmon's own) */
 	bool trace;			/* PTRACE_SEIZE the child */
 	unsigned trace_options;
 	const struct sock_fprog *filter;	/* seccomp filter or NULL */
