@@ -61,6 +61,8 @@ struct tp_monitor {
 	bool cur_known[TP_RES__COUNT];
 	double reaped_cpu;		/* poll mode: rusage of what we reaped */
 	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
+	struct rlimit old_nofile;	/* the task's open-files limit */
+	bool load_known;
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -132,8 +134,10 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	m->rep->acct = s->acct;
 	update_cores(m, t, cpu);
 	update_disk(m, t);
-	if (proc_read_loadavg(&load) == 0 && load > m->rep->machine_load)
+	if (proc_read_loadavg(&load) == 0 && (!m->load_known || load > m->rep->machine_load)) {
 		m->rep->machine_load = load;
+		m->load_known = true;
+	}
 }
 
 /* --- stopping the tree ----------------------------------------------- */
@@ -182,12 +186,19 @@ static void violation(struct tp_monitor *m, int r, pid_t who)
 	stop_tree(m);
 }
 
-static void check_limits(struct tp_monitor *m, pid_t who)
+/* @biggest is the process with the largest RSS, named for the memory
+ * limits; other limits are broken by the task as a whole (the root), or
+ * by the newborn process for process counts (passed as @biggest then). */
+static void check_limits(struct tp_monitor *m, pid_t biggest)
 {
 	int r;
 
 	while ((r = watchdog_check(&m->o->limits, m->cur, m->cur_known)) >= 0) {
-		violation(m, r, who);
+		bool memory = r == TP_RES_MEMORY || r == TP_RES_VIRTUAL_MEMORY ||
+			      r == TP_RES_SWAP_MEMORY || r == TP_RES_MAX_CONCURRENT_PROCESSES ||
+			      r == TP_RES_TOTAL_PROCESSES;
+
+		violation(m, r, memory ? biggest : m->root);
 		m->cur_known[r] = false;	/* report each resource once per check */
 	}
 }
@@ -309,6 +320,20 @@ static void on_exec(struct tp_monitor *m, const struct tp_event *ev)
 	tracer_resume(ev->tid, 0);
 }
 
+/* A process's peak RSS, known at its end, bounds the tree's peak even
+ * when no sample caught it (a 0.2 s spike between samples). */
+static void note_hwm(struct tp_monitor *m, uint64_t hwm_kb)
+{
+	struct tp_report *rep = m->rep;
+	double mb = (double)hwm_kb / 1024.0;
+
+	if (!rep->known[TP_RES_MEMORY] || mb > rep->value[TP_RES_MEMORY]) {
+		rep->value[TP_RES_MEMORY] = mb;
+		rep->peak_time[TP_RES_MEMORY] = now_rel(m);
+		rep->known[TP_RES_MEMORY] = true;
+	}
+}
+
 static void on_reaped(struct tp_monitor *m, const struct tp_event *ev)
 {
 	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
@@ -318,6 +343,7 @@ static void on_reaped(struct tp_monitor *m, const struct tp_event *ev)
 
 		if (hwm > th->proc->hwm_kb)
 			th->proc->hwm_kb = hwm;
+		note_hwm(m, th->proc->hwm_kb);
 	}
 	if (!m->traced && ev->tid != m->root)
 		m->reaped_cpu += (double)ev->ru.ru_utime.tv_sec + (double)ev->ru.ru_stime.tv_sec +
@@ -330,7 +356,8 @@ static void on_reaped(struct tp_monitor *m, const struct tp_event *ev)
 				((double)ev->ru.ru_utime.tv_usec + (double)ev->ru.ru_stime.tv_usec) / 1e6;
 	}
 	ptree_thread_gone(&m->tree, ev->tid);
-	if (ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+	/* (poll mode counts leftovers in loop(), after a fresh /proc scan) */
+	if (m->traced && ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
 		m->rep->leftover = m->tree.nlive;
 		debug_msg("main process ended, %u left behind", m->tree.nlive);
 		stop_tree(m);
@@ -463,9 +490,11 @@ static void fill_report(struct tp_monitor *m, double t)
 {
 	struct tp_report *rep = m->rep;
 	struct tp_acct a;
-	double cpu, hwm_mb;
+	double cpu;
 	struct tp_proc *p;
-	uint64_t hwm = m->tree.max_dead_hwm_kb;
+	int i;
+	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
+		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
 
 	rep->end = rep->start + t;
 	peak(m, TP_RES_WALL_TIME, t, t);
@@ -475,23 +504,24 @@ static void fill_report(struct tp_monitor *m, double t)
 	if (m->reaped_cpu > cpu)
 		cpu = m->reaped_cpu;
 	rep->value[TP_RES_CPU_TIME] = cpu;
-	rep->known[TP_RES_CPU_TIME] = true;
-	rep->peak_time[TP_RES_CPU_TIME] = t;
 	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
 	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
-	rep->known[TP_RES_BYTES_READ] = rep->known[TP_RES_BYTES_WRITTEN] = true;
 	rep->value[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
-	rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)m->tree.max_live;
-	rep->known[TP_RES_TOTAL_PROCESSES] = rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
-	/* a peak of one process that no sample saw still bounds the sum */
-	for (p = m->tree.live; p; p = p->next)
-		if (p->hwm_kb > hwm)
-			hwm = p->hwm_kb;
-	hwm_mb = (double)hwm / 1024.0;
-	if (!rep->known[TP_RES_MEMORY] || hwm_mb > rep->value[TP_RES_MEMORY]) {
-		rep->value[TP_RES_MEMORY] = hwm_mb;
-		rep->known[TP_RES_MEMORY] = true;
+	/* totals grow to the end: their peak is now */
+	for (i = 0; i < (int)ARRAY_SIZE(cumulative); i++) {
+		rep->known[cumulative[i]] = true;
+		rep->peak_time[cumulative[i]] = t;
 	}
+	if (!rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] ||
+	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] < (double)m->tree.max_live) {
+		rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)m->tree.max_live;
+		rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
+		rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES] = t;
+	}
+	for (p = m->tree.live; p; p = p->next)
+		note_hwm(m, p->hwm_kb);
+	if (!m->load_known && proc_read_loadavg(&rep->machine_load) == 0)
+		m->load_known = true;
 	if (rep->memory_pss > rep->value[TP_RES_MEMORY])
 		rep->memory_pss = rep->value[TP_RES_MEMORY];
 	rep->cores_avg = t > 0 ? cpu / t : 0;
@@ -513,8 +543,6 @@ static void checkpoint(struct tp_monitor *m, double t)
 	fill_report(m, t);
 	snap = *m->rep;
 	snap.partial = true;
-	if (WIFEXITED(m->root_status))
-		snap.exit_status = 0;
 	summary_write(m->o, &snap);
 }
 
@@ -579,12 +607,16 @@ static int setup_fds(struct tp_monitor *m, sigset_t *old)
 	return 0;
 }
 
-static void raise_fd_limit(void)
+static void raise_fd_limit(struct tp_monitor *m)
 {
 	struct rlimit rl;
 
-	/* cached /proc/PID/stat descriptors: one per live process */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+	/* cached /proc/PID/stat descriptors: one per live process; the task
+	 * gets the limit tpmon was given back */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	m->old_nofile = rl;
+	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
@@ -620,6 +652,7 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.child_mask = mask;
 	so.child_sigpipe = &m->old_sigpipe;
 	so.child_sigchld = &m->old_sigchld;
+	so.child_nofile = &m->old_nofile;
 	so.trace = m->o->tracking == TP_TRACK_PTRACE;
 	so.trace_options = tracer_options(m->o->inotify);
 	if (so.trace && m->o->inotify) {
@@ -679,7 +712,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		status = TP_EXIT_FAILURE;
 		goto out;
 	}
-	raise_fd_limit();
+	raise_fd_limit(&m);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	rep->start = clock_wall();
 	m.t0 = clock_mono();
@@ -699,6 +732,13 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	m.next_sample = FIRST_DELAY;
 	loop(&m);
 	finish_report(&m);
+	if (m.series) {
+		struct tp_sample s;
+
+		sampler_sample(&m.tree, &s);	/* the tree is empty: totals only */
+		s.t = now_rel(&m);
+		series_add(m.series, &s, rep, m.cur);
+	}
 	if (m.files)
 		files_write(m.files, o->template);
 out:

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "error.h"
 #include "options.h"
+#include "summary.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -54,7 +55,7 @@ static void usage(void)
 {
 	printf(
 "Usage: tpmon [OPTIONS] -- COMMAND [ARGS...]\n"
-"       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'\n"
+"       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'   (or -c)\n"
 "Run COMMAND, follow its whole process tree, enforce limits, and write\n"
 "a JSON summary of what the tree used to TEMPLATE.summary.\n"
 "\n"
@@ -184,8 +185,10 @@ static int parse_limits(struct tp_options *o, int c, const char *arg)
 	return r;
 }
 
-/* Apply one option; returns 0, 1 (served --help/--version), -1 (error). */
-static int apply(struct tp_options *o, int c, const char *arg, size_t *ndirs, size_t *nverb)
+/* Apply one option; returns 0, 1 (served --help/--version), -1 (error).
+ * @name is the option as written, for messages. */
+static int apply(struct tp_options *o, int c, const char *arg, const char *name,
+		 size_t *ndirs, size_t *nverb)
 {
 	char *k, *v;
 
@@ -199,6 +202,12 @@ static int apply(struct tp_options *o, int c, const char *arg, size_t *ndirs, si
 	case 'V':
 		if (options_split_verbatim(arg, &k, &v) < 0) {
 			error_msg("-V: %s: expected 'key: value'", arg);
+			return -1;
+		}
+		if (summary_field_reserved(k)) {
+			error_msg("-V: %s: tpmon writes that field itself", k);
+			free(k);
+			free(v);
 			return -1;
 		}
 		free(k);
@@ -236,7 +245,7 @@ static int apply(struct tp_options *o, int c, const char *arg, size_t *ndirs, si
 	case 'v': printf("tpmon %s\n", PACKAGE_VERSION); return 1;
 	case 'f': break;	/* the task always runs in the foreground */
 	case OPT_IGNORED: case OPT_IGNORED_ARG:
-		error_msg("note: option not implemented, ignored");
+		error_msg("note: %s: not implemented by tpmon, ignored", name);
 		break;
 	case OPT_PID:
 		error_msg("--pid: attaching to a running process is not supported");
@@ -311,7 +320,7 @@ int options_parse(struct tp_options *o, int argc, char **argv)
 					  argv[optind - 1]);
 			return -1;
 		}
-		r = apply(o, c == 'c' ? OPT_SH : c, optarg, &ndirs, &nverb);
+		r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs, &nverb);
 		if (r)
 			return r;
 	}

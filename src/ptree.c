@@ -162,8 +162,6 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 		close(p->stat_fd);
 	ptree_proc_acct(p, &a);
 	acct_add(&t->dead, &a);
-	if (p->hwm_kb > t->max_dead_hwm_kb)
-		t->max_dead_hwm_kb = p->hwm_kb;
 	while (*pp != p)
 		pp = &(*pp)->hnext;
 	*pp = p->hnext;

@@ -54,7 +54,6 @@ struct tp_ptree {
 	unsigned long total_processes;	/* processes ever seen */
 	unsigned max_live;		/* peak of nlive */
 	struct tp_acct dead;		/* sum over ended processes */
-	uint64_t max_dead_hwm_kb;	/* largest peak RSS of an ended process */
 	uint64_t layout_key;		/* sampler: memory layout at the last sample */
 };
 

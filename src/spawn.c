@@ -88,6 +88,8 @@ static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
 
 	sigaction(SIGPIPE, o->child_sigpipe, NULL);
 	sigaction(SIGCHLD, o->child_sigchld, NULL);
+	if (o->child_nofile && o->child_nofile->rlim_cur)
+		setrlimit(RLIMIT_NOFILE, o->child_nofile);
 	sigprocmask(SIG_SETMASK, o->child_mask, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)

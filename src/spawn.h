@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 struct sock_fprog;
@@ -16,6 +17,7 @@ struct tp_spawn_opts {
 	const sigset_t *child_mask;	/* signal mask the task starts with */
 	const struct sigaction *child_sigpipe;	/* dispositions the task */
 	const struct sigaction *child_sigchld;	/* inherits (tpmon's own) */
+	const struct rlimit *child_nofile;	/* open-files limit of the task */
 	bool trace;			/* PTRACE_SEIZE the child */
 	unsigned trace_options;
 	const struct sock_fprog *filter;	/* seccomp filter or NULL */

@@ -183,8 +183,9 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "bytes_received", json_null());
 	json_object_set_new(root, "bytes_sent", json_null());
 	json_object_set_new(root, "bandwidth", json_null());
-	json_object_set_new(root, "context_switches",
-			    measure((double)r->acct.ctxsw, "switches", 0));
+	/* counted from schedstat at exit stops: unknown when polling */
+	json_object_set_new(root, "context_switches", r->tracking_ptrace ?
+			    measure((double)r->acct.ctxsw, "switches", 0) : json_null());
 	json_object_set_new(root, "machine_cpus", measure((double)r->machine_cpus, "cores", 0));
 	json_object_set_new(root, "machine_load", measure(r->machine_load, "procs", 2));
 	json_object_set_new(root, "leftover_processes", measure(r->leftover, "procs", 0));
@@ -195,6 +196,27 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 		json_object_set_new(root, "partial", json_true());
 	add_verbatim(root, o);
 	return root;
+}
+
+bool summary_field_reserved(const char *key)
+{
+	static const char *const fields[] = {
+		"executable_type", "monitor_version", "host", "command", "exit_type",
+		"exit_status", "signal", "monitor_signal", "limits_exceeded",
+		"limit_violator_pid", "limit_violator_command", "start", "end",
+		"cores_avg", "memory_pss", "bytes_received", "bytes_sent", "bandwidth",
+		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
+		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
+		"peak_times", "tracking", "partial",
+	};
+	size_t i;
+
+	if (res_by_name(key) >= 0)
+		return true;
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!strcmp(key, fields[i]))
+			return true;
+	return false;
 }
 
 static char *summary_path(const char *template)

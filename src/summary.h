@@ -35,6 +35,9 @@ struct tp_report {
 	bool partial;			/* a checkpoint during the run */
 };
 
+/* Is @key a field that tpmon writes itself (so -V may not set it)? */
+bool summary_field_reserved(const char *key);
+
 /* Check that TEMPLATE.summary can be created, before the task starts.
  * Returns 0, or -1 after printing why. */
 int summary_check_writable(const char *template);
