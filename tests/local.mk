@@ -26,3 +26,4 @@ check-valgrind:
 	@test -n "$(VALGRIND)" || { echo "valgrind not found"; exit 1; }
 	$(MAKE) $(AM_MAKEFLAGS) check TPMON_WRAPPER="$(VALGRIND_WRAPPER)"
 .PHONY: check-valgrind
+include $(srcdir)/tests/limits.mk

@@ -1,0 +1,16 @@
+## tests/limits.mk: scenario tests of limit enforcement (every limitable
+## resource crossed and just not crossed, --measure-only, the kill grace,
+## cctools exit codes, bad limits) and of signals sent to tpmon itself.
+## Included by tests/local.mk, after tests/helpers/local.mk.
+
+check_PROGRAMS += tests/helpers/hog-vmem
+tests_helpers_hog_vmem_SOURCES = tests/helpers/hog-vmem.c $(TPH_COMMON)
+tests_helpers_hog_vmem_CPPFLAGS = $(TPH_CPP)
+tests_helpers_hog_vmem_CFLAGS = $(TPH_CF)
+tests_helpers_hog_vmem_LDFLAGS = $(TPH_LD)
+
+TP_LIMITS_TESTS = \
+	tests/limits-cores.test \
+	tests/limits-memory.test
+TESTS += $(TP_LIMITS_TESTS)
+EXTRA_DIST += tests/limits-common.sh $(TP_LIMITS_TESTS)
