@@ -3,6 +3,7 @@
  * file's device and size before the open are taken with stat() through
  * /proc/TID/cwd (or the dirfd), so relative paths resolve as the task saw them. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ struct tp_file {
 	char *path;		/* as the task named it */
 	char *where;		/* a path tpmon can stat at the end */
 	uint64_t dev, size_initial;
+	bool existed;		/* stat() found it at its first open */
 	unsigned long opens;
 	struct tp_file *hnext, *next;
 };
@@ -64,6 +66,7 @@ static void record(struct tp_files *f, const char *path, const char *where)
 	e->path = xstrdup(path);
 	e->where = xstrdup(where);
 	if (stat(where, &st) == 0) {
+		e->existed = true;
 		e->dev = (uint64_t)st.st_dev;
 		e->size_initial = (uint64_t)st.st_size;
 	}
@@ -159,10 +162,16 @@ int files_write(const struct tp_files *f, const char *template)
 		"size_initial(B)", "size_final(B)", "opens", "closes", "reads", "writes");
 	for (e = f->first; e; e = e->next) {
 		/* /proc/TID/... is gone with the task: fall back to the name */
-		uint64_t final = stat(e->path, &st) == 0 ? (uint64_t)st.st_size : 0;
+		bool now = stat(e->path, &st) == 0;
+		uint64_t final = now ? (uint64_t)st.st_size : 0;
+		uint64_t dev = e->dev ? e->dev : now ? (uint64_t)st.st_dev : 0;
 
+		/* seen at syscall entry: an open of a file that neither
+		 * existed then nor exists now failed, and is left out */
+		if (!e->existed && !now)
+			continue;
 		fprintf(out, "%-15s\n%22llu%21llu%21llu%7lu%7d%7d%7d\n", e->path,
-			(unsigned long long)e->dev, (unsigned long long)e->size_initial,
+			(unsigned long long)dev, (unsigned long long)e->size_initial,
 			(unsigned long long)final, e->opens, 0, 0, 0);
 	}
 	if (fclose(out) != 0) {

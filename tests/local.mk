@@ -18,6 +18,10 @@ include $(srcdir)/tests/helpers/local.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/cctools.mk
 
+# outputs besides the summary: series, files, checkpoints, disk, cctools mode
+TESTS += tests/outputs.test
+EXTRA_DIST += tests/outputs.test
+
 # The scenario tests again with every tpmon run under valgrind memcheck:
 # any memory error or definite leak makes tpmon exit 99 and the test fail.
 VALGRIND_WRAPPER = $(VALGRIND) -q --error-exitcode=99 --leak-check=full \
