@@ -121,11 +121,13 @@ static void wait_period(struct tp_disk *d, double secs)
 static void *disk_thread(void *arg)
 {
 	struct tp_disk *d = arg;
-	double mb, t0, took;
+	double mb;
 	long files;
 
 	pthread_mutex_lock(&d->lock);
 	while (!d->stop) {
+		double t0, took;
+
 		d->want_walk = false;
 		pthread_mutex_unlock(&d->lock);
 		t0 = clock_mono();

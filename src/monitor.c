@@ -259,7 +259,7 @@ static struct tp_thread *adopt_unknown(struct tp_monitor *m, pid_t tid)
 	p = ptree_proc(&m->tree, tgid);
 	if (p && tgid != tid)
 		return ptree_add_thread(&m->tree, p, tid);
-	p = ptree_add_proc(&m->tree, tid, ppid);
+	ptree_add_proc(&m->tree, tid, ppid);
 	process_born(m, tid);
 	return ptree_thread(&m->tree, tid);
 }

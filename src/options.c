@@ -305,7 +305,7 @@ static int finish(struct tp_options *o, int argc, char **argv)
 int options_parse(struct tp_options *o, int argc, char **argv)
 {
 	size_t ndirs = 0, nverb = 0;
-	int c, r;
+	int c;
 
 	set_defaults(o, argv[0]);
 	opterr = 0;
@@ -320,7 +320,8 @@ int options_parse(struct tp_options *o, int argc, char **argv)
 					  argv[optind - 1]);
 			return -1;
 		}
-		r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs, &nverb);
+		int r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs, &nverb);
+
 		if (r)
 			return r;
 	}
@@ -329,11 +330,12 @@ int options_parse(struct tp_options *o, int argc, char **argv)
 
 void options_free(struct tp_options *o)
 {
-	char **a;
+	if (o->argv) {
+		char **a;
 
-	if (o->argv)
 		for (a = o->argv; *a; a++)
 			free(*a);
+	}
 	free(o->argv);
 	free(o->command);
 	free(o->template);

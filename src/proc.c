@@ -190,11 +190,11 @@ int proc_init(void)
 
 ssize_t proc_pread(int fd, char *buf, size_t len)
 {
-	ssize_t n, total = 0;
+	ssize_t total = 0;
 
 	/* seq_file text can exceed one read: keep reading to EOF */
 	while ((size_t)total < len - 1) {
-		n = pread(fd, buf + total, len - 1 - (size_t)total, total);
+		ssize_t n = pread(fd, buf + total, len - 1 - (size_t)total, total);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
