@@ -29,6 +29,7 @@ void error_set_debug_file(const char *path)
 		debug_fd = fd;
 }
 
+ATTR_FORMAT(4, 0)
 static void vmsg(int fd, const char *prefix, int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
