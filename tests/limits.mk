@@ -11,6 +11,18 @@ tests_helpers_hog_vmem_LDFLAGS = $(TPH_LD)
 
 TP_LIMITS_TESTS = \
 	tests/limits-cores.test \
-	tests/limits-memory.test
+	tests/limits-cores-under.test \
+	tests/limits-time.test \
+	tests/limits-procs.test \
+	tests/limits-disk.test \
+	tests/limits-io.test \
+	tests/limits-vmem.test \
+	tests/limits-measure-only.test \
+	tests/limits-grace.test \
+	tests/limits-memory.test \
+	tests/limits-cctools.test \
+	tests/limits-badinput.test \
+	tests/signals-stop.test \
+	tests/signals-kill.test
 TESTS += $(TP_LIMITS_TESTS)
 EXTRA_DIST += tests/limits-common.sh $(TP_LIMITS_TESTS)
