@@ -236,8 +236,18 @@ static void on_new_child(struct tp_monitor *m, const struct tp_event *ev)
 {
 	struct tp_thread *parent = ptree_thread(&m->tree, ev->tid);
 	pid_t tid = (pid_t)ev->msg;
+	struct tp_thread *known = tid > 0 ? ptree_thread(&m->tree, tid) : NULL;
 
-	if (parent && tid > 0 && !ptree_thread(&m->tree, tid)) {
+	if (known && known->adopted) {
+		known->adopted = false;	/* its attach stop came first */
+	} else if (known) {
+		/* The kernel announces only fresh tids: this record is stale,
+		 * left by a thread whose tid changed in a non-leader execve
+		 * (exec stops are off), and the tid was reused since. */
+		ptree_thread_gone(&m->tree, tid);
+		known = NULL;
+	}
+	if (parent && tid > 0 && !known) {
 		if (ev->clone_kind == TP_CLONE_CLONE && is_thread_of(parent->proc->pid, tid)) {
 			ptree_add_thread(&m->tree, parent->proc, tid);
 		} else {
@@ -254,14 +264,19 @@ static struct tp_thread *adopt_unknown(struct tp_monitor *m, pid_t tid)
 {
 	pid_t tgid = tid, ppid = 0;
 	struct tp_proc *p;
+	struct tp_thread *th;
 
 	proc_read_status_ids(tid, &tgid, &ppid);
 	p = ptree_proc(&m->tree, tgid);
-	if (p && tgid != tid)
-		return ptree_add_thread(&m->tree, p, tid);
-	ptree_add_proc(&m->tree, tid, ppid);
-	process_born(m, tid);
-	return ptree_thread(&m->tree, tid);
+	if (p && tgid != tid) {
+		th = ptree_add_thread(&m->tree, p, tid);
+	} else {
+		ptree_add_proc(&m->tree, tid, ppid);
+		process_born(m, tid);
+		th = ptree_thread(&m->tree, tid);
+	}
+	th->adopted = true;	/* the parent's event is still to come */
+	return th;
 }
 
 static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
@@ -282,31 +297,33 @@ static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
 	}
 }
 
-static void on_exit_stop(struct tp_monitor *m, const struct tp_event *ev)
+/* A thread has exited and is still a zombie: its /proc files hold its final
+ * CPU time and I/O, read once here (schedstat is exact to the ns; stat's
+ * clock ticks would lose up to 10 ms per process). */
+static void read_final(struct tp_monitor *m, pid_t tid)
 {
-	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+	struct tp_thread *th = ptree_thread(&m->tree, tid);
 	struct proc_schedstat ss;
 	struct proc_io io;
+	struct tp_acct *a;
 
-	if (th && !th->exit_seen) {
-		struct tp_acct *a = &th->proc->exited;
-
-		if (proc_read_thread_schedstat(th->proc->pid, ev->tid, &ss) == 0) {
-			a->cpu_ns += ss.run_ns;
-			a->ctxsw += ss.timeslices;
-		}
-		if (proc_read_thread_io(th->proc->pid, ev->tid, &io) == 0) {
-			a->io.rchar += io.rchar;
-			a->io.wchar += io.wchar;
-			a->io.syscr += io.syscr;
-			a->io.syscw += io.syscw;
-			a->io.read_bytes += io.read_bytes;
-			a->io.write_bytes += io.write_bytes;
-			a->io.cancelled_write_bytes += io.cancelled_write_bytes;
-		}
-		th->exit_seen = true;
+	if (!th || th->exit_seen)
+		return;
+	a = &th->proc->exited;
+	if (proc_read_thread_schedstat(th->proc->pid, tid, &ss) == 0) {
+		a->cpu_ns += ss.run_ns;
+		a->ctxsw += ss.timeslices;
 	}
-	tracer_resume(ev->tid, 0);
+	if (proc_read_thread_io(th->proc->pid, tid, &io) == 0) {
+		a->io.rchar += io.rchar;
+		a->io.wchar += io.wchar;
+		a->io.syscr += io.syscr;
+		a->io.syscw += io.syscw;
+		a->io.read_bytes += io.read_bytes;
+		a->io.write_bytes += io.write_bytes;
+		a->io.cancelled_write_bytes += io.cancelled_write_bytes;
+	}
+	th->exit_seen = true;
 }
 
 static void on_exec(struct tp_monitor *m, const struct tp_event *ev)
@@ -334,9 +351,16 @@ static void note_hwm(struct tp_monitor *m, uint64_t hwm_kb)
 	}
 }
 
-static void on_reaped(struct tp_monitor *m, const struct tp_event *ev)
+static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 {
-	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+	struct tp_thread *th;
+
+	if (ev->zombie) {
+		if (m->traced)
+			read_final(m, ev->tid);
+		tracer_reap(ev);
+	}
+	th = ptree_thread(&m->tree, ev->tid);
 
 	if (th && ev->tid == th->proc->pid) {
 		uint64_t hwm = (uint64_t)ev->ru.ru_maxrss;
@@ -364,12 +388,11 @@ static void on_reaped(struct tp_monitor *m, const struct tp_event *ev)
 	}
 }
 
-static void dispatch(struct tp_monitor *m, const struct tp_event *ev)
+static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 {
 	switch (ev->kind) {
 	case TP_EV_NEW_CHILD: on_new_child(m, ev); break;
 	case TP_EV_EXEC: on_exec(m, ev); break;
-	case TP_EV_EXIT_STOP: on_exit_stop(m, ev); break;
 	case TP_EV_PTRACE_STOP: on_ptrace_stop(m, ev); break;
 	case TP_EV_SIGNAL: tracer_resume(ev->tid, ev->sig); break;
 	case TP_EV_SECCOMP:

@@ -16,7 +16,8 @@ struct tp_thread {
 	pid_t tid;
 	struct tp_proc *proc;
 	bool started;		/* its attach stop has been seen */
-	bool exit_seen;		/* its exit stop was accounted */
+	bool exit_seen;		/* its final figures were accounted */
+	bool adopted;		/* seen before its parent's fork event */
 	struct tp_thread *hnext;
 };
 

@@ -1,6 +1,8 @@
-/* tracer.c: the ptrace layer.  Stops happen only at fork/vfork/clone, exec,
- * exit and signals (no syscall stops), plus the open family when the
- * seccomp filter of --with-inotify routes them here. */
+/* tracer.c: the ptrace layer.  A tracee stops only at fork/vfork/clone
+ * and for signals: no syscall stops, no exec or exit stops (with SEIZE an
+ * exec sends no SIGTRAP, and an exited thread is peeked at with WNOWAIT
+ * and read from /proc while it is a zombie).  --with-inotify adds exec
+ * stops and the open family routed here by its seccomp filter. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -9,14 +11,13 @@
 #include "error.h"
 #include "tracer.h"
 
-unsigned tracer_options(bool trace_seccomp)
+unsigned tracer_options(bool inotify)
 {
 	unsigned o = PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-		     PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
-		     PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL;
+		     PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL;
 
-	if (trace_seccomp)
-		o |= PTRACE_O_TRACESECCOMP;
+	if (inotify)
+		o |= PTRACE_O_TRACEEXEC | PTRACE_O_TRACESECCOMP;
 	return o;
 }
 
@@ -47,9 +48,6 @@ static void classify_stop(struct tp_event *ev)
 	case PTRACE_EVENT_EXEC:
 		ev->kind = TP_EV_EXEC;
 		break;
-	case PTRACE_EVENT_EXIT:
-		ev->kind = TP_EV_EXIT_STOP;
-		break;
 	case PTRACE_EVENT_STOP:
 		ev->kind = TP_EV_PTRACE_STOP;
 		return;
@@ -64,28 +62,60 @@ static void classify_stop(struct tp_event *ev)
 		ev->msg = 0;
 }
 
-int tracer_next_event(struct tp_event *ev)
+static void classify_status(struct tp_event *ev)
 {
-	int status;
-	pid_t tid;
-
-	memset(ev, 0, sizeof(*ev));
-	do
-		tid = wait4(-1, &status, __WALL | WNOHANG, &ev->ru);
-	while (tid < 0 && errno == EINTR);
-	if (tid <= 0)
-		return tid;
-	ev->tid = tid;
-	ev->status = status;
-	if (WIFSTOPPED(status)) {
+	if (WIFSTOPPED(ev->status)) {
 		classify_stop(ev);
-	} else if (WIFSIGNALED(status)) {
+	} else if (WIFSIGNALED(ev->status)) {
 		ev->kind = TP_EV_KILLED;
-		ev->sig = WTERMSIG(status);
+		ev->sig = WTERMSIG(ev->status);
 	} else {
 		ev->kind = TP_EV_EXITED;
 	}
+}
+
+int tracer_next_event(struct tp_event *ev)
+{
+	siginfo_t si;
+	pid_t tid;
+	int r;
+
+	memset(ev, 0, sizeof(*ev));
+	/* peek first: an exited thread stays a zombie for /proc to be read */
+	do {
+		si.si_pid = 0;
+		r = waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -1;
+	if (si.si_pid == 0)
+		return 0;
+	ev->tid = si.si_pid;
+	if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
+		ev->zombie = true;
+		ev->kind = si.si_code == CLD_EXITED ? TP_EV_EXITED : TP_EV_KILLED;
+		ev->sig = si.si_code == CLD_EXITED ? 0 : si.si_status;
+		return 1;
+	}
+	do
+		tid = wait4(ev->tid, &ev->status, __WALL | WNOHANG, &ev->ru);
+	while (tid < 0 && errno == EINTR);
+	if (tid <= 0)
+		return 0;	/* gone meanwhile; its exit comes next */
+	classify_status(ev);
 	return 1;
+}
+
+void tracer_reap(struct tp_event *ev)
+{
+	pid_t tid;
+
+	do
+		tid = wait4(ev->tid, &ev->status, __WALL, &ev->ru);
+	while (tid < 0 && errno == EINTR);
+	ev->zombie = false;
+	if (tid == ev->tid)
+		classify_status(ev);
 }
 
 void tracer_resume(pid_t tid, int sig)

@@ -11,15 +11,16 @@ enum tp_event_kind {
 	TP_EV_NEW_CHILD,	/* fork/vfork/clone stop in the parent: msg = new tid;
 				 * resume the parent */
 	TP_EV_EXEC,		/* execve done: msg = former tid; resume */
-	TP_EV_EXIT_STOP,	/* thread about to exit, /proc still readable;
-				 * read its final figures, then resume */
 	TP_EV_PTRACE_STOP,	/* PTRACE_EVENT_STOP: attach stop of a new tracee
 				 * (resume) or group-stop (sig is a stop signal:
 				 * listen) */
 	TP_EV_SIGNAL,		/* signal-delivery stop: resume injecting sig */
 	TP_EV_SECCOMP,		/* seccomp RET_TRACE stop: msg = filter data; resume */
-	TP_EV_EXITED,		/* thread reaped after exit(): status, rusage valid */
-	TP_EV_KILLED,		/* thread reaped after a fatal signal: sig, rusage */
+	TP_EV_EXITED,		/* thread ended with exit() */
+	TP_EV_KILLED,		/* thread ended by a fatal signal (sig) */
+	/* For these two, when zombie is true the thread is still a zombie:
+	 * its /proc entries hold its final figures until tracer_reap(),
+	 * which fills status and ru.  Otherwise it is already reaped. */
 };
 
 enum tp_clone_kind { TP_CLONE_FORK, TP_CLONE_VFORK, TP_CLONE_CLONE };
@@ -31,11 +32,14 @@ struct tp_event {
 	int sig;		/* stop or fatal signal */
 	enum tp_clone_kind clone_kind;
 	unsigned long msg;	/* PTRACE_GETEVENTMSG */
-	struct rusage ru;	/* for TP_EV_EXITED / TP_EV_KILLED */
+	bool zombie;		/* exited, not reaped yet */
+	struct rusage ru;	/* for TP_EV_EXITED / TP_EV_KILLED, once reaped */
 };
 
-/* Options every tracee gets; @trace_seccomp adds PTRACE_O_TRACESECCOMP. */
-unsigned tracer_options(bool trace_seccomp);
+/* Options every tracee gets: fork/vfork/clone events and EXITKILL.
+ * Exits need no stop: a thread's figures are read from its zombie.
+ * @inotify adds exec events and PTRACE_O_TRACESECCOMP. */
+unsigned tracer_options(bool inotify);
 
 /* PTRACE_SEIZE @pid with @options.  0, or -1 with errno. */
 int tracer_seize(pid_t pid, unsigned options);
@@ -43,6 +47,9 @@ int tracer_seize(pid_t pid, unsigned options);
 /* Next wait4() result without blocking: 1 and *ev filled, 0 when nothing
  * is pending, -1 with errno (ECHILD: no children left). */
 int tracer_next_event(struct tp_event *ev);
+
+/* Reap the zombie of @ev (ev->zombie), filling its status and rusage. */
+void tracer_reap(struct tp_event *ev);
 
 /* Resume a stopped tracee, delivering @sig (0 for none).  A tracee that
  * died meanwhile (ESRCH) is not an error. */
