@@ -21,8 +21,13 @@ if [ -n "$TPMON_WRAPPER" ]; then
 else
 	: "${TPMON_TIME_SCALE:=1}"
 fi
-# Longest run of one tpmon invocation, in seconds (before scaling).
-: "${TP_TIMEOUT:=60}"
+# Longest run of one tpmon invocation, in seconds.  The task itself runs
+# natively under a wrapper, so this is not multiplied by the scale.
+if [ -n "$TPMON_WRAPPER" ]; then
+	: "${TP_TIMEOUT:=120}"
+else
+	: "${TP_TIMEOUT:=60}"
+fi
 
 tp_n=0
 tp_planned=
@@ -220,7 +225,7 @@ run_tpmon_raw()
 {
 	tp_runs=$((tp_runs + 1))
 	mark="$tp_mark_base.$tp_runs."
-	tp_limit=$((TP_TIMEOUT * TPMON_TIME_SCALE))
+	tp_limit=$TP_TIMEOUT
 	tp_t0=$(date +%s%N)
 	# shellcheck disable=SC2086 # the wrapper is a command line
 	TPMON_TEST_MARK=$mark timeout -k 5 "$tp_limit" \
@@ -296,7 +301,10 @@ dump_summary()
 
 command -v "$JQ" >/dev/null 2>&1 || skip_all "jq not found"
 command -v timeout >/dev/null 2>&1 || skip_all "timeout (coreutils) not found"
-TPMON=$(cd "$(dirname "$TPMON")" 2>/dev/null && pwd)/${TPMON##*/}
+case $TPMON in
+*/*) TPMON=$(cd "$(dirname "$TPMON")" 2>/dev/null && pwd)/${TPMON##*/} ;;
+*) TPMON=$(command -v "$TPMON") || bail_out "tpmon not found in PATH" ;;
+esac
 HELPERS=$(cd "$HELPERS" 2>/dev/null && pwd) || bail_out "no helpers directory"
 [ -x "$TPMON" ] || bail_out "tpmon not built: $TPMON"
 
