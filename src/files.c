@@ -117,6 +117,7 @@ void files_syscall(struct tp_files *f, pid_t tid)
 	char path[4096], where[4200];
 	int arg, dfd_arg;
 
+	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
 	    info.op != PTRACE_SYSCALL_INFO_SECCOMP)
 		return;

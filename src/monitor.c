@@ -63,6 +63,7 @@ struct tp_monitor {
 	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
 	struct rlimit old_nofile;	/* the task's open-files limit */
 	bool load_known;
+	double pss_unstable;		/* largest PSS sum read while it changed */
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -127,10 +128,13 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)m->tree.max_live, t);
 	peak(m, TP_RES_TOTAL_PROCESSES, (double)m->tree.total_processes, t);
 	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
-	if (s->nprocs > 0)
+	if (s->nprocs > 0 && s->pss_stable) {
 		m->rep->pss_known = true;
-	if (s->pss_mb > m->rep->memory_pss)
-		m->rep->memory_pss = s->pss_mb;
+		if (s->pss_mb > m->rep->memory_pss)
+			m->rep->memory_pss = s->pss_mb;
+	} else if (s->nprocs > 0 && s->pss_mb > m->pss_unstable) {
+		m->pss_unstable = s->pss_mb;	/* used only if nothing better comes */
+	}
 	m->rep->acct = s->acct;
 	update_cores(m, t, cpu);
 	update_disk(m, t);
@@ -545,6 +549,10 @@ static void fill_report(struct tp_monitor *m, double t)
 		note_hwm(m, p->hwm_kb);
 	if (!m->load_known && proc_read_loadavg(&rep->machine_load) == 0)
 		m->load_known = true;
+	if (!rep->pss_known && m->pss_unstable > 0) {
+		rep->memory_pss = m->pss_unstable;
+		rep->pss_known = true;
+	}
 	if (rep->memory_pss > rep->value[TP_RES_MEMORY])
 		rep->memory_pss = rep->value[TP_RES_MEMORY];
 	rep->cores_avg = t > 0 ? cpu / t : 0;

@@ -91,6 +91,25 @@ static uint64_t layout_key(const struct tp_ptree *t)
 	return k;
 }
 
+/* The layout as it is now, from fresh stat reads that update nothing. */
+static uint64_t layout_now(const struct tp_ptree *t)
+{
+	const struct tp_proc *p;
+	uint64_t k = t->nlive;
+	char buf[1024];
+	struct proc_stat st;
+
+	for (p = t->live; p; p = p->next) {
+		uint64_t rss_kb = p->rss_kb;
+
+		if (p->stat_fd >= 0 && proc_pread(p->stat_fd, buf, sizeof(buf)) > 0 &&
+		    proc_stat_parse(buf, &st) == 0)
+			rss_kb = st.rss * (uint64_t)proc_page_size() / 1024;
+		k = k * 31 + rss_kb;
+	}
+	return k;
+}
+
 void sampler_sample(struct tp_ptree *t, struct tp_sample *s)
 {
 	struct tp_proc *p;
@@ -122,6 +141,10 @@ void sampler_sample(struct tp_ptree *t, struct tp_sample *s)
 	s->vm_mb = (double)vm / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
 	s->pss_known = s->swap_known = true;
+	/* PSS read while pages were being shared mixes before and after
+	 * (a parent read alone, its children read sharing): such a sum can
+	 * exceed any real one, so it only counts if the layout held still */
+	s->pss_stable = !changed || layout_now(t) == layout;
 	ptree_total_acct(t, &s->acct);
 	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
 	s->nprocs = t->nlive;

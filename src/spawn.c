@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,12 +124,45 @@ static int make_pipe(int fds[2])
 	return 0;
 }
 
-/* Read the child's exec verdict: 0 when it exec'd, else its errno. */
-static int exec_verdict(int fd)
+/* Resume a stop of the child before its exec: a signal that reached it
+ * after the seize (re-injected), or an open seen by the seccomp filter
+ * (valgrind's own, for one).  Returns -1 if the child died instead. */
+static int unblock_child(pid_t pid, int *died)
 {
+	int st, sig = 0;
+	pid_t w = waitpid(pid, &st, WNOHANG | __WALL);
+
+	if (w != pid)
+		return 0;
+	if (!WIFSTOPPED(st)) {
+		*died = st;
+		return -1;
+	}
+	if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
+		sig = WSTOPSIG(st);	/* signal-delivery stop */
+	tracer_resume(pid, sig);
+	return 0;
+}
+
+/* The child's exec verdict: 0 when it exec'd, else its errno, or -1 when
+ * it died before exec (*died holds its wait status).  While waiting, the
+ * child's stops are resumed, so a signal before exec cannot deadlock us. */
+static int exec_verdict(int fd, pid_t pid, bool traced, int *died)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
 	int err = 0;
 	ssize_t n;
 
+	for (;;) {
+		int r = poll(&pfd, 1, traced ? 20 : -1);
+
+		if (r > 0)
+			break;
+		if (r < 0 && errno != EINTR)
+			return 0;
+		if (traced && unblock_child(pid, died) < 0)
+			return -1;
+	}
 	do
 		n = read(fd, &err, sizeof(err));
 	while (n < 0 && errno == EINTR);
@@ -153,7 +187,7 @@ static void reap_dead_child(pid_t pid)
 
 pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
 {
-	int go[2], er[2], err;
+	int go[2], er[2], err, died = 0;
 	pid_t pid, parent = getpid();
 
 	if (make_pipe(go) < 0)
@@ -187,8 +221,13 @@ pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
 	if (write(go[1], "g", 1) != 1)
 		perror_msg("cannot release the child");
 	close(go[1]);
-	err = exec_verdict(er[0]);
+	err = exec_verdict(er[0], pid, *traced, &died);
 	close(er[0]);
+	if (err < 0) {
+		error_msg("the command died before it started (wait status %#x)", died);
+		*status = TP_EXIT_FAILURE;
+		return -1;
+	}
 	if (err) {
 		errno = err;
 		perror_msg("cannot run %s", o->path);
