@@ -64,6 +64,7 @@ struct tp_monitor {
 	struct rlimit old_nofile;	/* the task's open-files limit */
 	bool load_known;
 	double pss_unstable;		/* largest PSS sum read while it changed */
+	bool events_pending;		/* drain_events() stopped at its bound */
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -409,12 +410,25 @@ static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 	}
 }
 
+/* Events handled per turn of the loop: a tree that forks without pause
+ * (a fork bomb, a shell forking in its SIGTERM trap) must not keep the
+ * loop from its timers, or the kill would never escalate.
+ * Reproducer: tpmon -L 'wall_time: 1' --sh 'trap "while :; do sleep 9 & done" TERM; sleep 9' */
+#define EVENTS_PER_TURN 256
+
 static void drain_events(struct tp_monitor *m)
 {
 	struct tp_event ev;
+	unsigned n;
 
-	while (tracer_next_event(&ev) > 0)
+	for (n = 0; n < EVENTS_PER_TURN; n++) {
+		if (tracer_next_event(&ev) <= 0) {
+			m->events_pending = false;
+			return;
+		}
 		dispatch(m, &ev);
+	}
+	m->events_pending = true;
 }
 
 /* --- sampling and timers --------------------------------------------- */
@@ -703,17 +717,17 @@ static void loop(struct tp_monitor *m)
 
 	while (!m->root_done || m->tree.nlive > 0) {
 		arm_timer(m);
-		if (poll(pfd, 2, -1) < 0) {
+		if (poll(pfd, 2, m->events_pending ? 0 : -1) < 0) {
 			if (errno != EINTR)
 				perror_msg("poll");
 			continue;
 		}
 		if (pfd[0].revents)
 			on_signal(m);
+		else if (m->events_pending || !m->traced)
+			drain_events(m);
 		if (pfd[1].revents)
 			on_timer(m);
-		if (!m->traced)
-			drain_events(m);
 		if (!m->traced && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
 			sampler_discover(&m->tree, m->root, m->self);
