@@ -395,6 +395,8 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 
 static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 {
+	debug_msg("event %d tid %d sig %d msg %lu%s", (int)ev->kind, (int)ev->tid,
+		  ev->sig, ev->msg, ev->zombie ? " zombie" : "");
 	switch (ev->kind) {
 	case TP_EV_NEW_CHILD: on_new_child(m, ev); break;
 	case TP_EV_EXEC: on_exec(m, ev); break;
@@ -504,10 +506,13 @@ static void on_timer(struct tp_monitor *m)
 
 static void on_signal(struct tp_monitor *m)
 {
-	struct signalfd_siginfo si;
+	struct signalfd_siginfo si[16];
+	ssize_t n = read(m->sigfd, si, sizeof(si));
+	int i;
 
-	while (read(m->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		int sig = (int)si.ssi_signo;
+	/* one read: 16 coalesced signals are plenty, more wake poll again */
+	for (i = 0; n > 0 && i < (int)(n / (ssize_t)sizeof(si[0])); i++) {
+		int sig = (int)si[i].ssi_signo;
 
 		if (sig == SIGCHLD)
 			continue;

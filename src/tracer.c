@@ -74,35 +74,56 @@ static void classify_status(struct tp_event *ev)
 	}
 }
 
+static int waitid_retry(idtype_t idtype, siginfo_t *si, int options)
+{
+	int r;
+
+	do {
+		si->si_pid = 0;
+		r = waitid(idtype, 0, si, options);
+	} while (r < 0 && errno == EINTR);
+	return r;
+}
+
 int tracer_next_event(struct tp_event *ev)
 {
 	siginfo_t si;
-	pid_t tid;
-	int r;
 
 	memset(ev, 0, sizeof(*ev));
-	/* peek first: an exited thread stays a zombie for /proc to be read */
-	do {
-		si.si_pid = 0;
-		r = waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL);
-	} while (r < 0 && errno == EINTR);
-	if (r < 0)
+	/* Stops first, consumed in one call: the ptrace event is in the high
+	 * bits of si_status, so the wait status can be rebuilt from it. */
+	/* (ECHILD here can mean that the only children left are zombie
+	 * tracees, which a WSTOPPED-only wait does not count: go on) */
+	if (waitid_retry(P_ALL, &si, WSTOPPED | WNOHANG | __WALL) < 0 && errno != ECHILD)
 		return -1;
-	if (si.si_pid == 0)
-		return 0;
-	ev->tid = si.si_pid;
-	if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
-		ev->zombie = true;
-		ev->kind = si.si_code == CLD_EXITED ? TP_EV_EXITED : TP_EV_KILLED;
-		ev->sig = si.si_code == CLD_EXITED ? 0 : si.si_status;
+	if (si.si_pid) {
+		ev->tid = si.si_pid;
+		ev->status = (si.si_status << 8) | 0x7f;
+		classify_stop(ev);
 		return 1;
 	}
-	do
-		tid = wait4(ev->tid, &ev->status, __WALL | WNOHANG, &ev->ru);
-	while (tid < 0 && errno == EINTR);
-	if (tid <= 0)
-		return 0;	/* gone meanwhile; its exit comes next */
-	classify_status(ev);
+	/* Then exits, only peeked at: the zombie keeps its /proc files until
+	 * tracer_reap().  A tracee's stops are reported whatever the flags,
+	 * so a stop that came after the call above shows up here too. */
+	if (waitid_retry(P_ALL, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0)
+		return -1;
+	if (!si.si_pid)
+		return 0;
+	ev->tid = si.si_pid;
+	if (si.si_code != CLD_EXITED && si.si_code != CLD_KILLED && si.si_code != CLD_DUMPED) {
+		pid_t tid;
+
+		do
+			tid = wait4(ev->tid, &ev->status, __WALL | WNOHANG, NULL);
+		while (tid < 0 && errno == EINTR);
+		if (tid != ev->tid)
+			return 0;
+		classify_status(ev);
+		return 1;
+	}
+	ev->zombie = true;
+	ev->kind = si.si_code == CLD_EXITED ? TP_EV_EXITED : TP_EV_KILLED;
+	ev->sig = si.si_code == CLD_EXITED ? 0 : si.si_status;
 	return 1;
 }
 
