@@ -65,6 +65,10 @@ struct tp_monitor {
 	bool load_known;
 	double pss_unstable;		/* largest PSS sum read while it changed */
 	bool events_pending;		/* drain_events() stopped at its bound */
+	bool no_children;		/* wait said ECHILD: no tracee is left */
+	pid_t ghosts[64];		/* adopted tids that ended before their
+					 * parent's fork event was seen */
+	unsigned nghosts;
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -237,12 +241,39 @@ static bool is_thread_of(pid_t pid, pid_t tid)
 	return proc_exists(path);
 }
 
+/* Was @tid born, adopted and gone before its parent's fork event came?
+ * (waitid() does not return events in time order.)  Forgets it if so. */
+static bool ghost_take(struct tp_monitor *m, pid_t tid)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nghosts; i++)
+		if (m->ghosts[i] == tid) {
+			m->ghosts[i] = m->ghosts[--m->nghosts];
+			return true;
+		}
+	return false;
+}
+
+static void ghost_add(struct tp_monitor *m, pid_t tid)
+{
+	if (m->nghosts == ARRAY_SIZE(m->ghosts))
+		m->nghosts--;	/* the oldest fork event is long overdue */
+	memmove(m->ghosts + 1, m->ghosts, m->nghosts * sizeof(m->ghosts[0]));
+	m->ghosts[0] = tid;
+	m->nghosts++;
+}
+
 static void on_new_child(struct tp_monitor *m, const struct tp_event *ev)
 {
 	struct tp_thread *parent = ptree_thread(&m->tree, ev->tid);
 	pid_t tid = (pid_t)ev->msg;
 	struct tp_thread *known = tid > 0 ? ptree_thread(&m->tree, tid) : NULL;
 
+	if (!known && ghost_take(m, tid)) {
+		tracer_resume(ev->tid, 0);	/* counted when adopted */
+		return;
+	}
 	if (known && known->adopted) {
 		known->adopted = false;	/* its attach stop came first */
 	} else if (known) {
@@ -366,7 +397,8 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 		tracer_reap(ev);
 	}
 	th = ptree_thread(&m->tree, ev->tid);
-
+	if (th && th->adopted)
+		ghost_add(m, ev->tid);
 	if (th && ev->tid == th->proc->pid) {
 		uint64_t hwm = (uint64_t)ev->ru.ru_maxrss;
 
@@ -374,15 +406,14 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 			th->proc->hwm_kb = hwm;
 		note_hwm(m, th->proc->hwm_kb);
 	}
-	if (!m->traced && ev->tid != m->root)
+	/* poll mode: what we reap ourselves (the root, orphans) comes with
+	 * its CPU time, children it waited for included */
+	if (!m->traced)
 		m->reaped_cpu += (double)ev->ru.ru_utime.tv_sec + (double)ev->ru.ru_stime.tv_sec +
 				 ((double)ev->ru.ru_utime.tv_usec + (double)ev->ru.ru_stime.tv_usec) / 1e6;
 	if (ev->tid == m->root) {
 		m->root_done = true;
 		m->root_status = ev->status;
-		if (!m->traced)
-			m->reaped_cpu += (double)ev->ru.ru_utime.tv_sec + (double)ev->ru.ru_stime.tv_sec +
-				((double)ev->ru.ru_utime.tv_usec + (double)ev->ru.ru_stime.tv_usec) / 1e6;
 	}
 	ptree_thread_gone(&m->tree, ev->tid);
 	/* (poll mode counts leftovers in loop(), after a fresh /proc scan) */
@@ -424,8 +455,11 @@ static void drain_events(struct tp_monitor *m)
 	unsigned n;
 
 	for (n = 0; n < EVENTS_PER_TURN; n++) {
-		if (tracer_next_event(&ev) <= 0) {
+		int r = tracer_next_event(&ev);
+
+		if (r <= 0) {
 			m->events_pending = false;
+			m->no_children = r < 0 && errno == ECHILD;
 			return;
 		}
 		dispatch(m, &ev);
@@ -721,6 +755,12 @@ static void loop(struct tp_monitor *m)
 	struct pollfd pfd[2] = { { m->sigfd, POLLIN, 0 }, { m->timerfd, POLLIN, 0 } };
 
 	while (!m->root_done || m->tree.nlive > 0) {
+		if (m->traced && m->root_done && m->no_children) {
+			/* every tracee is a child for wait(): records left
+			 * now belong to no process (a bug), never wait for them */
+			error_msg("%u processes vanished untracked", m->tree.nlive);
+			break;
+		}
 		arm_timer(m);
 		if (poll(pfd, 2, m->events_pending ? 0 : -1) < 0) {
 			if (errno != EINTR)
