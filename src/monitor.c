@@ -1,7 +1,8 @@
-/* monitor.c: the event loop.  One thread, one poll() over a signalfd
- * (SIGCHLD and the termination signals) and a timerfd (samples, the
- * wall-time limit, the kill grace).  Tracer events update the process
- * table; samples update the peaks and feed the watchdog.
+/* monitor.c: the event loop.  One thread that sleeps in sigtimedwait() on
+ * SIGCHLD and the termination signals, with the nearest deadline (next
+ * sample, wall-time limit, kill grace) as its timeout: one syscall per
+ * wakeup.  Tracer events update the process table; samples update the
+ * peaks and feed the watchdog.
  *
  * Life of a run: RUNNING until the main process ends or a limit or a
  * signal stops it; then TERMINATING (SIGTERM to the tree) and, after the
@@ -9,15 +10,12 @@
  * returns when no process of the tree is left. */
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "clock.h"
@@ -52,7 +50,7 @@ struct tp_monitor {
 	pid_t root, self;
 	bool traced, root_done;
 	int root_status;
-	int sigfd, timerfd;
+	sigset_t sigset;		/* what the loop waits for */
 	double t0;			/* monotonic start */
 	double delay, next_sample, last_checkpoint;
 	enum tp_phase phase;
@@ -503,65 +501,47 @@ static void check_wall(struct tp_monitor *m)
 		violation(m, TP_RES_WALL_TIME, m->root);
 }
 
-static void arm_timer(struct tp_monitor *m)
+/* When the loop must wake up at the latest, in s from the start. */
+static double next_deadline(const struct tp_monitor *m)
 {
-	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
-	double at = m->next_sample, t = now_rel(m), d;
+	double at = m->next_sample;
 
 	if (m->o->limits.set[TP_RES_WALL_TIME] && !m->rep->exceeded.set[TP_RES_WALL_TIME] &&
 	    m->o->limits.value[TP_RES_WALL_TIME] < at)
 		at = m->o->limits.value[TP_RES_WALL_TIME] + 1e-4;
 	if (m->phase == TP_TERMINATING && m->kill_at < at)
 		at = m->kill_at;
-	if (m->phase == TP_KILLING && t + 0.05 < at)
-		at = t + 0.05;
-	d = at - t;
-	if (d < 1e-4)
-		d = 1e-4;
-	its.it_value.tv_sec = (time_t)d;
-	its.it_value.tv_nsec = (long)((d - floor(d)) * 1e9);
-	if (timerfd_settime(m->timerfd, 0, &its, NULL) < 0)
-		perror_msg("timerfd_settime");
+	if (m->phase == TP_KILLING && m->kill_at + 0.05 < at)
+		at = m->kill_at + 0.05;
+	return at;
 }
 
 static void on_timer(struct tp_monitor *m)
 {
-	uint64_t ticks;
-
-	if (read(m->timerfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
-		perror_msg("timerfd");
 	check_wall(m);
 	if (now_rel(m) >= m->next_sample)
 		sample(m);
+	if (m->phase == TP_KILLING)
+		m->kill_at = now_rel(m);	/* SIGKILL again in 50 ms */
 	escalate(m);
 	/* belt and braces: a stop whose SIGCHLD got lost is found here */
 	drain_events(m);
 }
 
-static void on_signal(struct tp_monitor *m)
+/* SIGINT, SIGTERM, SIGHUP or SIGQUIT to tpmon: stop the task as for a
+ * limit; a second one skips the grace. */
+static void on_monitor_signal(struct tp_monitor *m, int sig)
 {
-	struct signalfd_siginfo si[16];
-	ssize_t n = read(m->sigfd, si, sizeof(si));
-	int i;
-
-	/* one read: 16 coalesced signals are plenty, more wake poll again */
-	for (i = 0; n > 0 && i < (int)(n / (ssize_t)sizeof(si[0])); i++) {
-		int sig = (int)si[i].ssi_signo;
-
-		if (sig == SIGCHLD)
-			continue;
-		if (m->rep->monitor_signal) {
-			m->phase = TP_KILLING;	/* asked twice: no more grace */
-			escalate(m);
-			continue;
-		}
-		error_msg("got signal %d, stopping the task", sig);
-		m->rep->monitor_signal = sig;
-		if (m->rep->exit_type != TP_EXIT_LIMITS)
-			m->rep->exit_type = TP_EXIT_SIGNAL;
-		stop_tree(m);
+	if (m->rep->monitor_signal) {
+		m->phase = TP_KILLING;
+		escalate(m);
+		return;
 	}
-	drain_events(m);
+	error_msg("got signal %d, stopping the task", sig);
+	m->rep->monitor_signal = sig;
+	if (m->rep->exit_type != TP_EXIT_LIMITS)
+		m->rep->exit_type = TP_EXIT_SIGNAL;
+	stop_tree(m);
 }
 
 /* --- report ---------------------------------------------------------- */
@@ -666,28 +646,22 @@ static void finish_report(struct tp_monitor *m)
 
 /* --- setup ----------------------------------------------------------- */
 
-static int setup_fds(struct tp_monitor *m, sigset_t *old)
+static int setup_signals(struct tp_monitor *m, sigset_t *old)
 {
-	sigset_t set;
+	sigset_t *set = &m->sigset;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	if (sigprocmask(SIG_BLOCK, &set, old) < 0)
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	if (sigprocmask(SIG_BLOCK, set, old) < 0)
 		return -1;
 	/* SIGCHLD may come in ignored (a worker that set SIG_IGN and exec'd
 	 * us): then the kernel would reap the task behind our back */
 	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &m->old_sigpipe);
 	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = SIG_DFL }, &m->old_sigchld);
-	m->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	m->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (m->sigfd < 0 || m->timerfd < 0) {
-		perror_msg("signalfd/timerfd");
-		return -1;
-	}
 	return 0;
 }
 
@@ -750,28 +724,37 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	return pid;
 }
 
+/* Sleep until a signal or the next deadline, whichever comes first. */
+static int wait_signal(struct tp_monitor *m)
+{
+	double d = m->events_pending ? 0 : next_deadline(m) - now_rel(m);
+	struct timespec ts;
+	siginfo_t si;
+
+	if (d < 0)
+		d = 0;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - floor(d)) * 1e9);
+	return sigtimedwait(&m->sigset, &si, &ts);
+}
+
 static void loop(struct tp_monitor *m)
 {
-	struct pollfd pfd[2] = { { m->sigfd, POLLIN, 0 }, { m->timerfd, POLLIN, 0 } };
-
 	while (!m->root_done || m->tree.nlive > 0) {
+		int sig;
+
 		if (m->traced && m->root_done && m->no_children) {
 			/* every tracee is a child for wait(): records left
 			 * now belong to no process (a bug), never wait for them */
 			error_msg("%u processes vanished untracked", m->tree.nlive);
 			break;
 		}
-		arm_timer(m);
-		if (poll(pfd, 2, m->events_pending ? 0 : -1) < 0) {
-			if (errno != EINTR)
-				perror_msg("poll");
-			continue;
-		}
-		if (pfd[0].revents)
-			on_signal(m);
-		else if (m->events_pending || !m->traced)
+		sig = wait_signal(m);
+		if (sig > 0 && sig != SIGCHLD)
+			on_monitor_signal(m, sig);
+		if (sig > 0 || m->events_pending || !m->traced)
 			drain_events(m);
-		if (pfd[1].revents)
+		if (now_rel(m) >= next_deadline(m))
 			on_timer(m);
 		if (!m->traced && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
@@ -795,9 +778,8 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	m.o = o;
 	m.rep = rep;
 	m.self = getpid();
-	m.sigfd = m.timerfd = -1;
 	ptree_init(&m.tree);
-	if (proc_init() < 0 || setup_fds(&m, &old) < 0) {
+	if (proc_init() < 0 || setup_signals(&m, &old) < 0) {
 		perror_msg("setup");
 		status = TP_EXIT_FAILURE;
 		goto out;
@@ -836,10 +818,6 @@ out:
 	series_close(m.series);
 	files_free(m.files);
 	ptree_free(&m.tree);
-	if (m.sigfd >= 0)
-		close(m.sigfd);
-	if (m.timerfd >= 0)
-		close(m.timerfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;
 }
