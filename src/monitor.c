@@ -338,25 +338,18 @@ static void read_final(struct tp_monitor *m, pid_t tid)
 {
 	struct tp_thread *th = ptree_thread(&m->tree, tid);
 	struct proc_schedstat ss;
-	struct proc_io io;
-	struct tp_acct *a;
+	struct tp_acct a;
 
 	if (!th || th->exit_seen)
 		return;
-	a = &th->proc->exited;
+	memset(&a, 0, sizeof(a));
 	if (proc_read_thread_schedstat(th->proc->pid, tid, &ss) == 0) {
-		a->cpu_ns += ss.run_ns;
-		a->ctxsw += ss.timeslices;
+		a.cpu_ns = ss.run_ns;
+		a.ctxsw = ss.timeslices;
 	}
-	if (proc_read_thread_io(th->proc->pid, tid, &io) == 0) {
-		a->io.rchar += io.rchar;
-		a->io.wchar += io.wchar;
-		a->io.syscr += io.syscr;
-		a->io.syscw += io.syscw;
-		a->io.read_bytes += io.read_bytes;
-		a->io.write_bytes += io.write_bytes;
-		a->io.cancelled_write_bytes += io.cancelled_write_bytes;
-	}
+	if (proc_read_thread_io(th->proc->pid, tid, &a.io) < 0)
+		memset(&a.io, 0, sizeof(a.io));
+	ptree_acct_add(&th->proc->exited, &a);
 	th->exit_seen = true;
 }
 

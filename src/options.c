@@ -174,6 +174,19 @@ static int parse_seconds(const char *what, const char *arg, double *out, double 
 	return 0;
 }
 
+/* @arg must be @first (stored as 0) or @second (1). */
+static int parse_choice(const char *name, const char *arg, const char *first,
+			const char *second, int *out)
+{
+	if (!strcmp(arg, first) || !strcmp(arg, second)) {
+		*out = strcmp(arg, first) ? 1 : 0;
+		return 0;
+	}
+	error_msg("%.*s: %s: expected %s or %s", (int)strcspn(name, "="), name, arg,
+		  first, second);
+	return -1;
+}
+
 static int parse_limits(struct tp_options *o, int c, const char *arg)
 {
 	char err[512];
@@ -220,25 +233,9 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_SERIES: o->time_series = true; break;
 	case OPT_INOTIFY: o->inotify = true; break;
 	case OPT_TRACKING:
-		if (!strcmp(arg, "ptrace"))
-			o->tracking = TP_TRACK_PTRACE;
-		else if (!strcmp(arg, "poll"))
-			o->tracking = TP_TRACK_POLL;
-		else {
-			error_msg("--tracking: %s: expected ptrace or poll", arg);
-			return -1;
-		}
-		break;
+		return parse_choice(name, arg, "ptrace", "poll", (int *)&o->tracking);
 	case OPT_EXIT_CODES:
-		if (!strcmp(arg, "task"))
-			o->exit_codes = TP_CODES_TASK;
-		else if (!strcmp(arg, "cctools"))
-			o->exit_codes = TP_CODES_CCTOOLS;
-		else {
-			error_msg("--exit-codes: %s: expected task or cctools", arg);
-			return -1;
-		}
-		break;
+		return parse_choice(name, arg, "task", "cctools", (int *)&o->exit_codes);
 	case 'd': debug_enabled = true; break;
 	case 'o': error_set_debug_file(arg); break;
 	case 'h': usage(); return 1;

@@ -6,8 +6,9 @@
 #include <stdbool.h>
 #include "limits.h"
 
-enum tp_tracking { TP_TRACK_PTRACE, TP_TRACK_POLL };
-enum tp_exit_codes { TP_CODES_TASK, TP_CODES_CCTOOLS };
+/* (values 0 and 1 in the order --tracking and --exit-codes name them) */
+enum tp_tracking { TP_TRACK_PTRACE = 0, TP_TRACK_POLL = 1 };
+enum tp_exit_codes { TP_CODES_TASK = 0, TP_CODES_CCTOOLS = 1 };
 
 struct tp_options {
 	char **argv;			/* the task; argv[0] is the command */

@@ -111,7 +111,7 @@ static void unlink_thread(struct tp_ptree *t, struct tp_thread *th)
 	free(th);
 }
 
-static void acct_add(struct tp_acct *sum, const struct tp_acct *a)
+void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a)
 {
 	sum->cpu_ns += a->cpu_ns;
 	sum->ctxsw += a->ctxsw;
@@ -149,7 +149,7 @@ void ptree_total_acct(const struct tp_ptree *t, struct tp_acct *out)
 	*out = t->dead;
 	for (p = t->live; p; p = p->next) {
 		ptree_proc_acct(p, &a);
-		acct_add(out, &a);
+		ptree_acct_add(out, &a);
 	}
 }
 
@@ -161,7 +161,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	if (p->stat_fd >= 0)
 		close(p->stat_fd);
 	ptree_proc_acct(p, &a);
-	acct_add(&t->dead, &a);
+	ptree_acct_add(&t->dead, &a);
 	while (*pp != p)
 		pp = &(*pp)->hnext;
 	*pp = p->hnext;

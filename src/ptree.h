@@ -81,6 +81,8 @@ void ptree_exec_moved(struct tp_ptree *t, pid_t pid, pid_t old_tid);
 /* The figures of a live process: the larger of its sampled whole-process
  * counters and the sum of its exited threads. */
 void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out);
+/* Add @a to @sum, field by field. */
+void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a);
 /* Totals over the whole tree so far, dead and alive. */
 void ptree_total_acct(const struct tp_ptree *t, struct tp_acct *out);
 
