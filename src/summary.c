@@ -147,8 +147,12 @@ static void add_verbatim(json_t *root, const struct tp_options *o)
 
 static void add_exit(json_t *root, const struct tp_report *r)
 {
-	json_object_set_new(root, "exit_type", json_string(exit_type_name(r->exit_type)));
-	json_object_set_new(root, "exit_status", json_integer(r->exit_status));
+	/* a checkpoint of a running task has no exit yet: null, not a 0
+	 * that a reader would take for success */
+	json_object_set_new(root, "exit_type", r->partial && r->exit_type == TP_EXIT_NORMAL ?
+			    json_null() : json_string(exit_type_name(r->exit_type)));
+	json_object_set_new(root, "exit_status", r->partial ? json_null() :
+			    json_integer(r->exit_status));
 	if (r->signal)
 		json_object_set_new(root, "signal", json_integer(r->signal));
 	if (r->monitor_signal)
