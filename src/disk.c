@@ -30,7 +30,8 @@ struct tp_disk {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool stop, want_walk, have;
-	unsigned long walks;
+	bool abort_walk;		/* read unlocked by walk_dir(): atomics */
+	unsigned long started, done;	/* walks begun, last one completed */
 	double mb, when;
 	long files;
 };
@@ -52,21 +53,24 @@ static bool seen_before(struct inode_set *s, dev_t dev, ino_t ino)
 	return false;
 }
 
-static void walk_dir(int dfd, uint64_t *blocks, long *files, struct inode_set *links, int depth)
+static void walk_dir(struct tp_disk *d, int dfd, uint64_t *blocks, long *files,
+		     struct inode_set *links, int depth)
 {
-	DIR *d = fdopendir(dfd);
+	DIR *dir = fdopendir(dfd);
 	struct dirent *de;
 
-	if (!d) {
+	if (!dir) {
 		close(dfd);
 		return;
 	}
-	while ((de = readdir(d))) {
+	while ((de = readdir(dir))) {
 		struct stat st;
 
+		if (__atomic_load_n(&d->abort_walk, __ATOMIC_RELAXED))
+			break;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (st.st_nlink > 1 && !S_ISDIR(st.st_mode) &&
 		    seen_before(links, st.st_dev, st.st_ino))
@@ -77,14 +81,14 @@ static void walk_dir(int dfd, uint64_t *blocks, long *files, struct inode_set *l
 			continue;
 		}
 		if (depth < 256) {
-			int sub = openat(dirfd(d), de->d_name,
+			int sub = openat(dirfd(dir), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 			if (sub >= 0)
-				walk_dir(sub, blocks, files, links, depth + 1);
+				walk_dir(d, sub, blocks, files, links, depth + 1);
 		}
 	}
-	closedir(d);
+	closedir(dir);
 }
 
 static void walk_all(struct tp_disk *d, double *mb, long *files)
@@ -98,7 +102,7 @@ static void walk_all(struct tp_disk *d, double *mb, long *files)
 		int fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd >= 0)
-			walk_dir(fd, &blocks, files, &links, 0);
+			walk_dir(d, fd, &blocks, files, &links, 0);
 	}
 	free(links.keys);
 	*mb = (double)blocks * 512.0 / (1024.0 * 1024.0);
@@ -127,19 +131,25 @@ static void *disk_thread(void *arg)
 	pthread_mutex_lock(&d->lock);
 	while (!d->stop) {
 		double t0, took;
+		unsigned long mine = ++d->started;
 
 		d->want_walk = false;
+		__atomic_store_n(&d->abort_walk, false, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&d->lock);
 		t0 = clock_mono();
 		walk_all(d, &mb, &files);
 		took = clock_mono() - t0;
 		pthread_mutex_lock(&d->lock);
-		d->mb = mb;
-		d->files = files;
-		d->when = clock_mono();
-		d->have = true;
-		d->walks++;
+		if (!__atomic_load_n(&d->abort_walk, __ATOMIC_RELAXED)) {
+			d->mb = mb;
+			d->files = files;
+			d->when = clock_mono();
+			d->have = true;
+			d->done = mine;
+		}
 		pthread_cond_broadcast(&d->cond);
+		if (d->want_walk)
+			continue;	/* asked for a fresh walk: no pause */
 		/* a slow walk waits longer, so walking costs at most ~20% */
 		wait_period(d, took * 4 > d->period ? took * 4 : d->period);
 	}
@@ -197,17 +207,14 @@ void disk_final(struct tp_disk *d, double *mb, long *files)
 	unsigned long target;
 
 	pthread_mutex_lock(&d->lock);
-	/* a walk in progress may have started before the task's last write */
-	target = d->walks + 2;
+	/* a walk in progress began before the task's last write: abort it
+	 * and wait for one that begins now */
+	target = d->started + 1;
 	d->want_walk = true;
+	__atomic_store_n(&d->abort_walk, true, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&d->cond);
-	while (d->walks < target && !d->stop) {
+	while (d->done < target && !d->stop)
 		pthread_cond_wait(&d->cond, &d->lock);
-		if (d->walks < target) {
-			d->want_walk = true;
-			pthread_cond_broadcast(&d->cond);
-		}
-	}
 	*mb = d->mb;
 	*files = d->files;
 	pthread_mutex_unlock(&d->lock);
