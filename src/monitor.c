@@ -469,7 +469,7 @@ static void sample(struct tp_monitor *m)
 
 	if (!m->traced)
 		sampler_discover(&m->tree, m->root, m->self);
-	sampler_sample(&m->tree, &s);
+	sampler_sample(&m->tree, t, &s);
 	s.t = t;
 	update_from_sample(m, &s);
 	if (m->series)
@@ -800,7 +800,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	if (m.series) {
 		struct tp_sample s;
 
-		sampler_sample(&m.tree, &s);	/* the tree is empty: totals only */
+		sampler_sample(&m.tree, now_rel(&m), &s);	/* empty tree: totals only */
 		s.t = now_rel(&m);
 		series_add(m.series, &s, rep, m.cur);
 	}

@@ -39,7 +39,8 @@ struct tp_proc {
 	struct tp_acct exited;	/* sum of final figures of exited threads */
 	struct tp_acct sampled;	/* whole-process figures at the last sample */
 	uint64_t rss_kb, vm_kb, pss_kb, swap_kb;	/* at the last sample */
-	uint64_t rollup_key;	/* rss+vsize+cpu when rollup was last read */
+	uint64_t rollup_key;	/* rss and vsize when rollup was last read */
+	bool rollup_due;	/* its own layout changed: re-read its PSS */
 	uint64_t hwm_kb;	/* peak RSS known for this process */
 
 	struct tp_proc *hnext;
@@ -56,6 +57,8 @@ struct tp_ptree {
 	unsigned max_live;		/* peak of nlive */
 	struct tp_acct dead;		/* sum over ended processes */
 	uint64_t layout_key;		/* sampler: memory layout at the last sample */
+	bool pss_dirty;			/* sampler: layout changed since all PSS were read */
+	double full_rollup_at;		/* sampler: when all PSS were last read */
 };
 
 void ptree_init(struct tp_ptree *t);

@@ -110,23 +110,32 @@ static uint64_t layout_now(const struct tp_ptree *t)
 	return k;
 }
 
-void sampler_sample(struct tp_ptree *t, struct tp_sample *s)
+/* Shortest time between two re-reads of every PSS figure, s: with 1000
+ * processes being born, re-reading all at each sample would cost more
+ * than the rest of the monitoring together. */
+#define FULL_ROLLUP_EVERY 0.25
+
+void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 {
 	struct tp_proc *p;
 	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0, layout;
-	bool changed = false;
+	bool full, read_any = false;
 
 	memset(s, 0, sizeof(*s));
 	for (p = t->live; p; p = p->next)
 		if (sample_proc(p) > 0)
-			changed = true;
+			p->rollup_due = true;
 	layout = layout_key(t);
 	if (layout != t->layout_key)
-		changed = true;
+		t->pss_dirty = true;	/* sharing may have changed anywhere */
 	t->layout_key = layout;
+	full = t->pss_dirty && now - t->full_rollup_at >= FULL_ROLLUP_EVERY;
 	for (p = t->live; p; p = p->next) {
-		if (changed)
+		if (full || p->rollup_due) {
 			refresh_rollup(p);
+			p->rollup_due = false;
+			read_any = true;
+		}
 		rss += p->rss_kb;
 		pss += p->pss_kb ? p->pss_kb : p->rss_kb;
 		vm += p->vm_kb;
@@ -141,10 +150,15 @@ void sampler_sample(struct tp_ptree *t, struct tp_sample *s)
 	s->vm_mb = (double)vm / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
 	s->pss_known = s->swap_known = true;
+	if (full) {
+		t->full_rollup_at = now;
+		t->pss_dirty = false;
+	}
 	/* PSS read while pages were being shared mixes before and after
 	 * (a parent read alone, its children read sharing): such a sum can
-	 * exceed any real one, so it only counts if the layout held still */
-	s->pss_stable = !changed || layout_now(t) == layout;
+	 * exceed any real one, so it only counts when every figure is fresh
+	 * and the layout held still while they were read */
+	s->pss_stable = !t->pss_dirty && (!read_any || layout_now(t) == layout);
 	ptree_total_acct(t, &s->acct);
 	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
 	s->nprocs = t->nlive;

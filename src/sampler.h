@@ -18,9 +18,9 @@ struct tp_sample {
 	pid_t biggest_pid;		/* process with the largest RSS */
 };
 
-/* Read every live process of @t and fill @s.  Refreshes each process's
+/* Read every live process of @t and fill @s (@now: s since the start).  Refreshes each process's
  * cached figures (cpu, io, rss, vm, pss, swap, peak RSS). */
-void sampler_sample(struct tp_ptree *t, struct tp_sample *s);
+void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s);
 
 /* Poll mode: add processes descended from @root (or reparented to @self)
  * that the table does not know yet, and end those that vanished. */
