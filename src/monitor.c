@@ -60,7 +60,6 @@ struct tp_monitor {
 	double reaped_cpu;		/* poll mode: rusage of what we reaped */
 	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
 	struct rlimit old_nofile;	/* the task's open-files limit */
-	bool load_known;
 	double pss_unstable;		/* largest PSS sum read while it changed */
 	bool events_pending;		/* drain_events() stopped at its bound */
 	bool no_children;		/* wait said ECHILD: no tracee is left */
@@ -141,9 +140,9 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	m->rep->acct = s->acct;
 	update_cores(m, t, cpu);
 	update_disk(m, t);
-	if (proc_read_loadavg(&load) == 0 && (!m->load_known || load > m->rep->machine_load)) {
+	if (proc_read_loadavg(&load) == 0 && (!m->rep->load_known || load > m->rep->machine_load)) {
 		m->rep->machine_load = load;
-		m->load_known = true;
+		m->rep->load_known = true;
 	}
 }
 
@@ -573,8 +572,8 @@ static void fill_report(struct tp_monitor *m, double t)
 	}
 	for (p = m->tree.live; p; p = p->next)
 		note_hwm(m, p->hwm_kb);
-	if (!m->load_known && proc_read_loadavg(&rep->machine_load) == 0)
-		m->load_known = true;
+	if (!m->rep->load_known && proc_read_loadavg(&rep->machine_load) == 0)
+		m->rep->load_known = true;
 	if (!rep->pss_known && m->pss_unstable > 0) {
 		rep->memory_pss = m->pss_unstable;
 		rep->pss_known = true;

@@ -191,7 +191,8 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "context_switches", r->tracking_ptrace ?
 			    measure((double)r->acct.ctxsw, "switches", 0) : json_null());
 	json_object_set_new(root, "machine_cpus", measure((double)r->machine_cpus, "cores", 0));
-	json_object_set_new(root, "machine_load", measure(r->machine_load, "procs", 2));
+	json_object_set_new(root, "machine_load", r->load_known ?
+			    measure(r->machine_load, "procs", 2) : json_null());
 	json_object_set_new(root, "leftover_processes", measure(r->leftover, "procs", 0));
 	add_io(root, &r->acct);
 	json_object_set_new(root, "peak_times", peak_times(r));

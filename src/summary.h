@@ -21,6 +21,7 @@ struct tp_report {
 	double memory_pss;		/* MB, peak sum of PSS */
 	bool pss_known;			/* false until a sample read PSS */
 	double machine_load;
+	bool load_known;			/* false until /proc/loadavg was read */
 	long machine_cpus;
 	struct tp_acct acct;		/* totals: ctx switches, io counters */
 	enum tp_exit_type exit_type;

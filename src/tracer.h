@@ -1,4 +1,4 @@
-/* tracer.h: ptrace only.  Turns wait4() results into typed events and
+/* tracer.h: ptrace only.  Turns waitid()/wait4() results into typed events and
  * offers the few requests the monitor makes (seize, resume, listen). */
 #ifndef TPMON_TRACER_H
 #define TPMON_TRACER_H
@@ -44,7 +44,7 @@ unsigned tracer_options(bool inotify);
 /* PTRACE_SEIZE @pid with @options.  0, or -1 with errno. */
 int tracer_seize(pid_t pid, unsigned options);
 
-/* Next wait4() result without blocking: 1 and *ev filled, 0 when nothing
+/* Next event without blocking: 1 and *ev filled, 0 when nothing
  * is pending, -1 with errno (ECHILD: no children left). */
 int tracer_next_event(struct tp_event *ev);
 
