@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,7 +130,7 @@ static int make_pipe(int fds[2])
  * (valgrind's own, for one).  Returns -1 if the child died instead. */
 static int unblock_child(pid_t pid, int *died)
 {
-	int st, sig = 0;
+	int st, event;
 	pid_t w = waitpid(pid, &st, WNOHANG | __WALL);
 
 	if (w != pid)
@@ -138,9 +139,13 @@ static int unblock_child(pid_t pid, int *died)
 		*died = st;
 		return -1;
 	}
-	if ((st >> 16) == 0 && WSTOPSIG(st) != SIGTRAP)
-		sig = WSTOPSIG(st);	/* signal-delivery stop */
-	tracer_resume(pid, sig);
+	event = (unsigned)st >> 16;
+	if (event == 0)
+		tracer_resume(pid, WSTOPSIG(st));	/* signal-delivery stop */
+	else if (event == PTRACE_EVENT_STOP && tracer_is_stop_signal(WSTOPSIG(st)))
+		tracer_listen(pid);	/* stopped by a signal: stays so */
+	else
+		tracer_resume(pid, 0);
 	return 0;
 }
 
