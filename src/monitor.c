@@ -130,6 +130,8 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)m->tree.max_live, t);
 	peak(m, TP_RES_TOTAL_PROCESSES, (double)m->tree.total_processes, t);
 	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
+	debug_msg("sample t=%.3f procs=%u rss=%.1f pss=%.1f stable=%d", s->t, s->nprocs,
+		  s->rss_mb, s->pss_mb, (int)s->pss_stable);
 	if (s->nprocs > 0 && s->pss_stable) {
 		m->rep->pss_known = true;
 		if (s->pss_mb > m->rep->memory_pss)

@@ -42,8 +42,12 @@ static void refresh_rollup(struct tp_proc *p)
 {
 	struct proc_rollup r;
 
-	if (proc_read_rollup(p->pid, &r) < 0)
+	/* no rollup: the process is exiting and its memory is gone (or is
+	 * going); keeping the last figures would count freed pages */
+	if (proc_read_rollup(p->pid, &r) < 0) {
+		p->pss_kb = p->swap_kb = 0;
 		return;
+	}
 	if (r.pss_kb >= 0)
 		p->pss_kb = (uint64_t)r.pss_kb;
 	if (r.swap_kb >= 0)
@@ -110,10 +114,13 @@ static uint64_t layout_now(const struct tp_ptree *t)
 	return k;
 }
 
-/* Shortest time between two re-reads of every PSS figure, s: with 1000
- * processes being born, re-reading all at each sample would cost more
- * than the rest of the monitoring together. */
+/* Shortest time between two re-reads of every PSS figure, s, once the
+ * tree has more than FULL_ROLLUP_FREE live processes: with 1000 processes
+ * being born, re-reading all at each sample would cost more than the rest
+ * of the monitoring together.  Smaller trees re-read at every change, so
+ * a consistent (stable) PSS sum comes as soon as the layout settles. */
 #define FULL_ROLLUP_EVERY 0.25
+#define FULL_ROLLUP_FREE 64
 
 void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 {
@@ -129,7 +136,8 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	if (layout != t->layout_key)
 		t->pss_dirty = true;	/* sharing may have changed anywhere */
 	t->layout_key = layout;
-	full = t->pss_dirty && now - t->full_rollup_at >= FULL_ROLLUP_EVERY;
+	full = t->pss_dirty && (t->nlive <= FULL_ROLLUP_FREE ||
+				now - t->full_rollup_at >= FULL_ROLLUP_EVERY);
 	for (p = t->live; p; p = p->next) {
 		if (full || p->rollup_due) {
 			refresh_rollup(p);
@@ -137,7 +145,9 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 			read_any = true;
 		}
 		rss += p->rss_kb;
-		pss += p->pss_kb ? p->pss_kb : p->rss_kb;
+		/* PSS never exceeds RSS; the two are read at different
+		 * instants, so hold the sum to that */
+		pss += p->pss_kb && p->pss_kb < p->rss_kb ? p->pss_kb : p->rss_kb;
 		vm += p->vm_kb;
 		swap += p->swap_kb;
 		if (p->rss_kb >= big) {
