@@ -159,7 +159,6 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->pss_mb = (double)pss / 1024.0;
 	s->vm_mb = (double)vm / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
-	s->pss_known = s->swap_known = true;
 	if (full) {
 		t->full_rollup_at = now;
 		t->pss_dirty = false;

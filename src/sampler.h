@@ -9,7 +9,6 @@
 struct tp_sample {
 	double t;			/* s since the task started */
 	double rss_mb, pss_mb, vm_mb, swap_mb;	/* sums over live processes */
-	bool pss_known, swap_known;
 	bool pss_stable;		/* no process changed size while PSS was read */
 	double cpu_s;			/* whole tree so far, dead included */
 	struct tp_acct acct;		/* whole tree so far, dead included */
