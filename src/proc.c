@@ -192,17 +192,20 @@ ssize_t proc_pread(int fd, char *buf, size_t len)
 {
 	ssize_t total = 0;
 
-	/* seq_file text can exceed one read: keep reading to EOF */
+	/* A seq_file read fills the buffer unless the text ends first, so a
+	 * short read is the end: no second pread() to hear EOF. */
 	while ((size_t)total < len - 1) {
-		ssize_t n = pread(fd, buf + total, len - 1 - (size_t)total, total);
+		size_t want = len - 1 - (size_t)total;
+		ssize_t n = pread(fd, buf + total, want, total);
+
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (n == 0)
-			break;
 		total += n;
+		if ((size_t)n < want)
+			break;
 	}
 	buf[total] = '\0';
 	return total;

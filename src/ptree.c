@@ -20,6 +20,16 @@ void ptree_init(struct tp_ptree *t)
 	t->tbuckets = xcalloc(NBUCKETS, sizeof(*t->tbuckets));
 }
 
+/* The sampler's cached /proc descriptors die with the record. */
+static void close_fds(struct tp_proc *p)
+{
+	if (p->stat_fd >= 0)
+		close(p->stat_fd);
+	if (p->sched_fd >= 0)
+		close(p->sched_fd);
+	p->stat_fd = p->sched_fd = -1;
+}
+
 void ptree_free(struct tp_ptree *t)
 {
 	unsigned i;
@@ -35,6 +45,7 @@ void ptree_free(struct tp_ptree *t)
 			struct tp_proc *p = t->pbuckets[i];
 
 			t->pbuckets[i] = p->hnext;
+			close_fds(p);
 			free(p);
 		}
 	}
@@ -85,6 +96,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->pid = pid;
 	p->ppid = ppid;
 	p->stat_fd = -1;
+	p->sched_fd = -1;
 	p->hnext = t->pbuckets[bucket(pid)];
 	t->pbuckets[bucket(pid)] = p;
 	p->next = t->live;
@@ -158,8 +170,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	struct tp_proc **pp = &t->pbuckets[bucket(p->pid)];
 	struct tp_acct a;
 
-	if (p->stat_fd >= 0)
-		close(p->stat_fd);
+	close_fds(p);
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
 	while (*pp != p)

@@ -34,6 +34,10 @@ struct tp_proc {
 	int nthreads;		/* threads known and not yet reaped */
 	uint64_t starttime;	/* clock ticks after boot, 0 until sampled */
 	int stat_fd;		/* cached /proc/PID/stat, -1 if not open */
+	int sched_fd;		/* cached /proc/PID/schedstat, -1 if not open */
+	uint64_t run_ns;	/* leader's CPU at the last stat read */
+	double stat_at;		/* when stat was last read, s */
+	bool single;		/* one thread at the last stat read */
 	char comm[64];
 
 	struct tp_acct exited;	/* sum of final figures of exited threads */
@@ -62,7 +66,7 @@ struct tp_ptree {
 };
 
 void ptree_init(struct tp_ptree *t);
-/* Frees every record; closes nothing (callers close stat_fd first). */
+/* Frees every record and closes its cached descriptors. */
 void ptree_free(struct tp_ptree *t);
 
 struct tp_proc *ptree_proc(const struct tp_ptree *t, pid_t pid);

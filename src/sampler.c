@@ -1,6 +1,8 @@
 /* sampler.c: reads live processes from /proc.  Per process and sample it
- * costs one pread() of a cached /proc/PID/stat descriptor; io and
- * smaps_rollup are re-read only when the process ran or changed size. */
+ * costs one pread() of a cached /proc/PID/schedstat descriptor when the
+ * process did not run since the last sample, else one more of a cached
+ * /proc/PID/stat; io and smaps_rollup are re-read only when the process
+ * ran or changed size. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -54,16 +56,65 @@ static void refresh_rollup(struct tp_proc *p)
 		p->swap_kb = (uint64_t)r.swap_kb;
 }
 
+/* Longest time a process that did not run keeps its last stat figures:
+ * asleep, its RSS can still shrink (reclaim) or move to swap. */
+#define STAT_REFRESH 5.0
+
+#define SCHED_NONE (-2)		/* sched_fd: this kernel has no schedstat */
+
+/* The CPU time of @p's leader thread, from its cached schedstat. */
+static bool leader_run_ns(struct tp_proc *p, uint64_t *run_ns)
+{
+	struct proc_schedstat ss;
+	char buf[128];
+
+	if (p->sched_fd == SCHED_NONE)
+		return false;
+	if (p->sched_fd < 0) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "%d/schedstat", (int)p->pid);
+		p->sched_fd = proc_open(path);
+		if (p->sched_fd < 0) {
+			p->sched_fd = SCHED_NONE;
+			return false;
+		}
+	}
+	if (proc_pread(p->sched_fd, buf, sizeof(buf)) <= 0 || proc_schedstat_parse(buf, &ss) < 0)
+		return false;
+	*run_ns = ss.run_ns;
+	return true;
+}
+
+/* Has single-threaded @p been off the CPU since its last stat read?  Then
+ * its stat holds nothing new, as nothing in it grows without running, and
+ * schedstat's three numbers cost a quarter of stat's 52.  (A process with
+ * several threads always counts as having run.) */
+static bool idle_since_stat(struct tp_proc *p)
+{
+	uint64_t run_ns;
+
+	return p->single && leader_run_ns(p, &run_ns) && run_ns == p->run_ns;
+}
+
 /* Refresh one process from its stat; returns -1 when it could not be read
  * (gone), 1 when its memory layout changed since the last sample, else 0. */
-static int sample_proc(struct tp_proc *p)
+static int sample_proc(struct tp_proc *p, double now)
 {
 	struct proc_stat st;
-	uint64_t cpu_ns, key;
+	uint64_t cpu_ns, key, run_ns = 0;
 	long ticks = proc_clock_ticks();
+	bool have_run;
 
+	if (p->rollup_key && now - p->stat_at < STAT_REFRESH && idle_since_stat(p))
+		return 0;
+	/* schedstat before stat: a run between the two reads shows next time */
+	have_run = leader_run_ns(p, &run_ns);
 	if (read_stat_cached(p, &st) < 0)
 		return -1;
+	p->stat_at = now;
+	p->single = st.num_threads == 1;
+	p->run_ns = have_run ? run_ns : UINT64_MAX;
 	if (!p->starttime)
 		p->starttime = st.starttime;
 	memcpy(p->comm, st.comm, sizeof(p->comm));
@@ -96,9 +147,9 @@ static uint64_t layout_key(const struct tp_ptree *t)
 }
 
 /* The layout as it is now, from fresh stat reads that update nothing. */
-static uint64_t layout_now(const struct tp_ptree *t)
+static uint64_t layout_now(struct tp_ptree *t)
 {
-	const struct tp_proc *p;
+	struct tp_proc *p;
 	uint64_t k = t->nlive;
 	char buf[1024];
 	struct proc_stat st;
@@ -106,7 +157,8 @@ static uint64_t layout_now(const struct tp_ptree *t)
 	for (p = t->live; p; p = p->next) {
 		uint64_t rss_kb = p->rss_kb;
 
-		if (p->stat_fd >= 0 && proc_pread(p->stat_fd, buf, sizeof(buf)) > 0 &&
+		if (!idle_since_stat(p) && p->stat_fd >= 0 &&
+		    proc_pread(p->stat_fd, buf, sizeof(buf)) > 0 &&
 		    proc_stat_parse(buf, &st) == 0)
 			rss_kb = st.rss * (uint64_t)proc_page_size() / 1024;
 		k = k * 31 + rss_kb;
@@ -114,32 +166,46 @@ static uint64_t layout_now(const struct tp_ptree *t)
 	return k;
 }
 
-/* Shortest time between two re-reads of every PSS figure, s, once the
- * tree has more than FULL_ROLLUP_FREE live processes: with 1000 processes
- * being born, re-reading all at each sample would cost more than the rest
- * of the monitoring together.  Smaller trees re-read at every change, so
- * a consistent (stable) PSS sum comes as soon as the layout settles. */
-#define FULL_ROLLUP_EVERY 0.25
+/* When to re-read PSS figures once the memory layout changed.  A tree of
+ * up to FULL_ROLLUP_FREE processes re-reads them at every change, so a
+ * consistent (stable) PSS sum comes as soon as the layout settles.  A
+ * bigger tree waits for the layout to hold still for one sample, or for
+ * FULL_ROLLUP_MS ms per live process since the last full read: while
+ * 1000 processes are being born, each read of smaps_rollup (12-20 us) at
+ * every sample would cost more than the rest of the monitoring together,
+ * and a sum read while the layout moves is not trusted anyway. */
 #define FULL_ROLLUP_FREE 64
+#define FULL_ROLLUP_MS 1.0
+
+static bool full_rollup_due(const struct tp_ptree *t, bool settled, double now)
+{
+	double every = FULL_ROLLUP_MS * 1e-3 * t->nlive;
+
+	if (!t->pss_dirty)
+		return false;
+	return t->nlive <= FULL_ROLLUP_FREE || settled ||
+	       now - t->full_rollup_at >= (every > 0.25 ? every : 0.25);
+}
 
 void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 {
 	struct tp_proc *p;
 	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0, layout;
-	bool full, read_any = false;
+	bool full, small, settled, read_any = false;
 
 	memset(s, 0, sizeof(*s));
 	for (p = t->live; p; p = p->next)
-		if (sample_proc(p) > 0)
+		if (sample_proc(p, now) > 0)
 			p->rollup_due = true;
 	layout = layout_key(t);
-	if (layout != t->layout_key)
+	settled = layout == t->layout_key;
+	if (!settled)
 		t->pss_dirty = true;	/* sharing may have changed anywhere */
 	t->layout_key = layout;
-	full = t->pss_dirty && (t->nlive <= FULL_ROLLUP_FREE ||
-				now - t->full_rollup_at >= FULL_ROLLUP_EVERY);
+	full = full_rollup_due(t, settled, now);
+	small = t->nlive <= FULL_ROLLUP_FREE;
 	for (p = t->live; p; p = p->next) {
-		if (full || p->rollup_due) {
+		if (full || (small && p->rollup_due)) {
 			refresh_rollup(p);
 			p->rollup_due = false;
 			read_any = true;
@@ -173,6 +239,26 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->nprocs = t->nlive;
 	s->nthreads = t->nthreads;
 	s->total_processes = t->total_processes;
+}
+
+void sampler_read_final(struct tp_proc *p, pid_t tid, struct tp_acct *a)
+{
+	struct proc_schedstat ss;
+	char buf[128];
+
+	memset(a, 0, sizeof(*a));
+	/* the leader's schedstat is often open already: a zombie's /proc
+	 * files stay readable through descriptors opened while it lived */
+	if (tid == p->pid && p->sched_fd >= 0 &&
+	    proc_pread(p->sched_fd, buf, sizeof(buf)) > 0 && proc_schedstat_parse(buf, &ss) == 0) {
+		a->cpu_ns = ss.run_ns;
+		a->ctxsw = ss.timeslices;
+	} else if (proc_read_thread_schedstat(p->pid, tid, &ss) == 0) {
+		a->cpu_ns = ss.run_ns;
+		a->ctxsw = ss.timeslices;
+	}
+	if (proc_read_thread_io(p->pid, tid, &a->io) < 0)
+		memset(&a->io, 0, sizeof(a->io));
 }
 
 /* --- poll mode ------------------------------------------------------- */

@@ -21,6 +21,10 @@ struct tp_sample {
  * cached figures (cpu, io, rss, vm, pss, swap, peak RSS). */
 void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s);
 
+/* The final figures of thread @tid of @p, which has exited and is still a
+ * zombie: CPU time to the ns and I/O.  Fields that cannot be read are 0. */
+void sampler_read_final(struct tp_proc *p, pid_t tid, struct tp_acct *a);
+
 /* Poll mode: add processes descended from @root (or reparented to @self)
  * that the table does not know yet, and end those that vanished. */
 void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self);

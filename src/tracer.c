@@ -74,43 +74,64 @@ static void classify_status(struct tp_event *ev)
 	}
 }
 
-static int waitid_retry(idtype_t idtype, siginfo_t *si, int options)
+static int waitid_retry(idtype_t idtype, id_t id, siginfo_t *si, int options)
 {
 	int r;
 
 	do {
 		si->si_pid = 0;
-		r = waitid(idtype, 0, si, options);
+		r = waitid(idtype, id, si, options);
 	} while (r < 0 && errno == EINTR);
 	return r;
 }
 
+/* Take the stop that a peek showed for @ev->tid; false if it is gone (the
+ * tracee was killed between the two calls: its exit comes next). */
+static bool take_stop(struct tp_event *ev)
+{
+	siginfo_t si;
+
+	if (waitid_retry(P_PID, (id_t)ev->tid, &si, WSTOPPED | WNOHANG | __WALL) < 0 ||
+	    si.si_pid != ev->tid)
+		return false;
+	/* the ptrace event is in the high bits of si_status, so the wait
+	 * status can be rebuilt from it */
+	ev->status = (si.si_status << 8) | 0x7f;
+	classify_stop(ev);
+	return true;
+}
+
+/* One waitid() over all tracees finds the next stop or exit, and only
+ * peeks at it (WNOWAIT): a wait by pid then takes a stop without scanning
+ * the tracees again, and an exited thread stays a zombie, its /proc files
+ * readable, until tracer_reap().  With 1000 tracees a scan is the costly
+ * part, so each event costs one. */
 int tracer_next_event(struct tp_event *ev)
 {
 	siginfo_t si;
 
+again:
 	memset(ev, 0, sizeof(*ev));
-	/* Stops first, consumed in one call: the ptrace event is in the high
-	 * bits of si_status, so the wait status can be rebuilt from it. */
-	/* (ECHILD here can mean that the only children left are zombie
-	 * tracees, which a WSTOPPED-only wait does not count: go on) */
-	if (waitid_retry(P_ALL, &si, WSTOPPED | WNOHANG | __WALL) < 0 && errno != ECHILD)
-		return -1;
-	if (si.si_pid) {
-		ev->tid = si.si_pid;
-		ev->status = (si.si_status << 8) | 0x7f;
-		classify_stop(ev);
-		return 1;
-	}
-	/* Then exits, only peeked at: the zombie keeps its /proc files until
-	 * tracer_reap().  A tracee's stops are reported whatever the flags,
-	 * so a stop that came after the call above shows up here too. */
-	if (waitid_retry(P_ALL, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0)
+	if (waitid_retry(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL) < 0)
 		return -1;
 	if (!si.si_pid)
 		return 0;
 	ev->tid = si.si_pid;
-	if (si.si_code != CLD_EXITED && si.si_code != CLD_KILLED && si.si_code != CLD_DUMPED) {
+	switch (si.si_code) {
+	case CLD_TRAPPED:
+	case CLD_STOPPED:
+		if (!take_stop(ev))
+			goto again;
+		return 1;
+	case CLD_EXITED:
+	case CLD_KILLED:
+	case CLD_DUMPED:
+		ev->zombie = true;
+		ev->kind = si.si_code == CLD_EXITED ? TP_EV_EXITED : TP_EV_KILLED;
+		ev->sig = si.si_code == CLD_EXITED ? 0 : si.si_status;
+		return 1;
+	default: {
+		/* not asked for (CLD_CONTINUED): take it as a plain wait does */
 		pid_t tid;
 
 		do
@@ -121,10 +142,7 @@ int tracer_next_event(struct tp_event *ev)
 		classify_status(ev);
 		return 1;
 	}
-	ev->zombie = true;
-	ev->kind = si.si_code == CLD_EXITED ? TP_EV_EXITED : TP_EV_KILLED;
-	ev->sig = si.si_code == CLD_EXITED ? 0 : si.si_status;
-	return 1;
+	}
 }
 
 void tracer_reap(struct tp_event *ev)

@@ -3,9 +3,10 @@
  * and two pipes make a barrier so that all K hold their memory at the same
  * time for the whole SECONDS (the children report "ready" on one pipe, the
  * parent releases them by closing the other).
+ * With --after S it first sleeps S seconds, off the CPU, then allocates.
  * Ground truth: peak summed RSS >= MB (K * MB with children), K + 1
  * processes alive at once.
- *   usage: hog-mem MB SECONDS [--children K] */
+ *   usage: hog-mem MB SECONDS [--children K | --after S] */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 #include "helper.h"
 
-#define USAGE "MB SECONDS [--children K]"
+#define USAGE "MB SECONDS [--children K | --after S]"
 
 /* A child that cannot get its memory says 'f' so the parent stops waiting. */
 static void child_hold(size_t mb, int ready_fd, int release_fd)
@@ -95,12 +96,13 @@ int main(int argc, char **argv)
 		helper_usage(USAGE);
 	mb = helper_arg_long(argv[1], USAGE);
 	seconds = helper_arg_double(argv[2], USAGE);
-	if (argc == 5) {
-		if (strcmp(argv[3], "--children") != 0)
-			helper_usage(USAGE);
+	if (argc == 5 && strcmp(argv[3], "--children") == 0)
 		return hold_in_children((size_t)mb, seconds,
 					helper_arg_long(argv[4], USAGE));
-	}
+	if (argc == 5 && strcmp(argv[3], "--after") == 0)
+		helper_sleep(helper_arg_double(argv[4], USAGE));
+	else if (argc == 5)
+		helper_usage(USAGE);
 	p = helper_alloc_touched((size_t)mb);
 	helper_sleep(seconds);
 	(void)p;

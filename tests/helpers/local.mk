@@ -115,6 +115,7 @@ TP_SCENARIO_TESTS = \
 	tests/memory-spike.test \
 	tests/memory-sum.test \
 	tests/memory-shared.test \
+	tests/memory-late.test \
 	tests/daemon.test \
 	tests/stop-cont.test \
 	tests/exit-status.test \
