@@ -7,7 +7,8 @@ EXTRA_DIST += bench/run bench/README.md \
 	bench/workloads/many-alive.c \
 	bench/workloads/mem-spike.c \
 	bench/workloads/mem-grow.c \
-	bench/workloads/disk-grow.c
+	bench/workloads/disk-grow.c \
+	bench/workloads/ptrace-floor.c
 
 .PHONY: bench bench-quick
 bench: all

@@ -332,17 +332,43 @@ static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
 	}
 }
 
-/* A thread has exited and is still a zombie: its /proc files hold its final
- * CPU time and I/O, read once here (schedstat is exact to the ns; stat's
- * clock ticks would lose up to 10 ms per process). */
-static void read_final(struct tp_monitor *m, pid_t tid)
+/* Can the CPU time of exited thread @tid come from the rusage of its
+ * reaping?  That rusage covers the whole thread group plus the children
+ * it waited for, so only for a process that never had a second thread
+ * nor a child; it saves opening schedstat on the path of every short
+ * process, which its parent waits on. */
+static bool cpu_from_rusage(const struct tp_thread *th, pid_t tid)
 {
-	struct tp_thread *th = ptree_thread(&m->tree, tid);
-	struct tp_acct a;
+	return tid == th->proc->pid && !th->proc->had_threads && !th->proc->had_children;
+}
 
-	if (!th || th->exit_seen)
+static double timeval_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* A thread has exited and is still a zombie: its /proc files hold its
+ * final I/O and CPU time, read once here (schedstat is exact to the ns;
+ * stat's clock ticks would lose up to 10 ms per process), then it is
+ * reaped. */
+static void account_and_reap(struct tp_monitor *m, struct tp_event *ev)
+{
+	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+	struct tp_acct a;
+	bool by_rusage;
+
+	if (!th || th->exit_seen) {
+		tracer_reap(ev);
 		return;
-	sampler_read_final(th->proc, tid, &a);
+	}
+	by_rusage = cpu_from_rusage(th, ev->tid);
+	sampler_read_final(th->proc, ev->tid, by_rusage, &a);
+	tracer_reap(ev);
+	if (by_rusage) {
+		/* user + system add up to the scheduler's ns count, in us */
+		a.cpu_ns = (uint64_t)((timeval_s(&ev->ru.ru_utime) + timeval_s(&ev->ru.ru_stime)) * 1e9 + 0.5);
+		a.ctxsw = (uint64_t)(ev->ru.ru_nvcsw + ev->ru.ru_nivcsw);
+	}
 	ptree_acct_add(&th->proc->exited, &a);
 	th->exit_seen = true;
 }
@@ -376,11 +402,10 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 {
 	struct tp_thread *th;
 
-	if (ev->zombie) {
-		if (m->traced)
-			read_final(m, ev->tid);
+	if (ev->zombie && m->traced)
+		account_and_reap(m, ev);
+	else if (ev->zombie)
 		tracer_reap(ev);
-	}
 	th = ptree_thread(&m->tree, ev->tid);
 	if (th && th->adopted)
 		ghost_add(m, ev->tid);
@@ -394,8 +419,7 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 	/* poll mode: what we reap ourselves (the root, orphans) comes with
 	 * its CPU time, children it waited for included */
 	if (!m->traced)
-		m->reaped_cpu += (double)ev->ru.ru_utime.tv_sec + (double)ev->ru.ru_stime.tv_sec +
-				 ((double)ev->ru.ru_utime.tv_usec + (double)ev->ru.ru_stime.tv_usec) / 1e6;
+		m->reaped_cpu += timeval_s(&ev->ru.ru_utime) + timeval_s(&ev->ru.ru_stime);
 	if (ev->tid == m->root) {
 		m->root_done = true;
 		m->root_status = ev->status;

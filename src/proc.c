@@ -1,6 +1,7 @@
 /* proc.c: reading /proc.  The parsers are pure and unit-tested on hostile
  * snapshots; the readers do the I/O and treat a vanished process (ENOENT,
  * ESRCH) as normal life, returning -1 with errno for the caller to ignore. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "proc.h"
+#include "xmalloc.h"
 
 static int proc_fd = -1;
 
@@ -152,6 +154,17 @@ int proc_io_parse(const char *buf, struct proc_io *io)
 	return 0;
 }
 
+void proc_io_add(struct proc_io *sum, const struct proc_io *a)
+{
+	sum->rchar += a->rchar;
+	sum->wchar += a->wchar;
+	sum->syscr += a->syscr;
+	sum->syscw += a->syscw;
+	sum->read_bytes += a->read_bytes;
+	sum->write_bytes += a->write_bytes;
+	sum->cancelled_write_bytes += a->cancelled_write_bytes;
+}
+
 int proc_rollup_parse(const char *buf, struct proc_rollup *r)
 {
 	uint64_t v;
@@ -264,6 +277,52 @@ int proc_read_thread_io(pid_t pid, pid_t tid, struct proc_io *io)
 	if (proc_read(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	return proc_io_parse(buf, io);
+}
+
+int proc_read_io(pid_t pid, struct proc_io *io)
+{
+	char path[32], buf[512];
+
+	snprintf(path, sizeof(path), "%d/io", (int)pid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_io_parse(buf, io);
+}
+
+size_t proc_list_tasks(pid_t pid, pid_t **tids)
+{
+	char path[32];
+	struct dirent *de;
+	size_t n = 0, cap = 0;
+	pid_t *v = NULL;
+	DIR *d;
+	int fd;
+
+	*tids = NULL;
+	snprintf(path, sizeof(path), "%d/task", (int)pid);
+	fd = openat(proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (*end || tid <= 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[n++] = (pid_t)tid;
+	}
+	closedir(d);
+	*tids = v;
+	return n;
 }
 
 int proc_read_rollup(pid_t pid, struct proc_rollup *r)

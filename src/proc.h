@@ -42,6 +42,7 @@ struct proc_rollup {
 int proc_stat_parse(const char *buf, struct proc_stat *st);
 int proc_schedstat_parse(const char *buf, struct proc_schedstat *ss);
 int proc_io_parse(const char *buf, struct proc_io *io);
+void proc_io_add(struct proc_io *sum, const struct proc_io *a);
 int proc_rollup_parse(const char *buf, struct proc_rollup *r);
 int proc_loadavg_parse(const char *buf, double *load1);
 /* Tgid and PPid from /proc/PID/status text. */
@@ -59,6 +60,11 @@ bool proc_exists(const char *path);	/* O_RDONLY|O_CLOEXEC fd, or -1 */
 int proc_read_stat(pid_t pid, struct proc_stat *st);
 int proc_read_thread_schedstat(pid_t pid, pid_t tid, struct proc_schedstat *ss);
 int proc_read_thread_io(pid_t pid, pid_t tid, struct proc_io *io);
+/* Process-wide: live and exited threads, and every child it reaped. */
+int proc_read_io(pid_t pid, struct proc_io *io);
+/* The tids in /proc/PID/task, in a malloc'd array that the caller frees;
+ * returns how many (0, and *tids NULL, when none could be read). */
+size_t proc_list_tasks(pid_t pid, pid_t **tids);
 int proc_read_rollup(pid_t pid, struct proc_rollup *r);
 int proc_read_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
 int proc_read_loadavg(double *load1);

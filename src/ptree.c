@@ -84,6 +84,8 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 	th->proc = p;
 	th->hnext = t->tbuckets[bucket(tid)];
 	t->tbuckets[bucket(tid)] = th;
+	if (p->nthreads > 0)
+		p->had_threads = true;
 	p->nthreads++;
 	t->nthreads++;
 	return th;
@@ -92,11 +94,14 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 {
 	struct tp_proc *p = xcalloc(1, sizeof(*p));
+	struct tp_proc *parent = ppid > 0 ? ptree_proc(t, ppid) : NULL;
 
 	p->pid = pid;
 	p->ppid = ppid;
 	p->stat_fd = -1;
 	p->sched_fd = -1;
+	if (parent)
+		parent->had_children = true;
 	p->hnext = t->pbuckets[bucket(pid)];
 	t->pbuckets[bucket(pid)] = p;
 	p->next = t->live;
@@ -127,13 +132,7 @@ void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a)
 {
 	sum->cpu_ns += a->cpu_ns;
 	sum->ctxsw += a->ctxsw;
-	sum->io.rchar += a->io.rchar;
-	sum->io.wchar += a->io.wchar;
-	sum->io.syscr += a->io.syscr;
-	sum->io.syscw += a->io.syscw;
-	sum->io.read_bytes += a->io.read_bytes;
-	sum->io.write_bytes += a->io.write_bytes;
-	sum->io.cancelled_write_bytes += a->io.cancelled_write_bytes;
+	proc_io_add(&sum->io, &a->io);
 }
 
 #define TAKE_MAX(out, a, b, f) ((out)->f = (a)->f > (b)->f ? (a)->f : (b)->f)

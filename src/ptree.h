@@ -38,6 +38,8 @@ struct tp_proc {
 	uint64_t run_ns;	/* leader's CPU at the last stat read */
 	double stat_at;		/* when stat was last read, s */
 	bool single;		/* one thread at the last stat read */
+	bool had_threads;	/* more than one thread was ever seen */
+	bool had_children;	/* it created a process of the tree */
 	char comm[64];
 
 	struct tp_acct exited;	/* sum of final figures of exited threads */

@@ -30,13 +30,28 @@ static int read_stat_cached(struct tp_proc *p, struct proc_stat *st)
 	return proc_stat_parse(buf, st);
 }
 
+/* I/O of @p's own threads, live and exited.  Not /proc/PID/io: that one
+ * also holds the I/O of every child the process has reaped, which is
+ * counted with the child (a child writing 100 MB made 200). */
 static void refresh_io(struct tp_proc *p)
 {
-	char path[32], buf[512];
-	struct proc_io io;
+	struct proc_io io = p->exited.io, one;
+	pid_t *tids;
+	size_t n, i;
 
-	snprintf(path, sizeof(path), "%d/io", (int)p->pid);
-	if (proc_read(path, buf, sizeof(buf)) > 0 && proc_io_parse(buf, &io) == 0)
+	if (p->single) {
+		if (proc_read_thread_io(p->pid, p->pid, &one) == 0) {
+			proc_io_add(&io, &one);
+			p->sampled.io = io;
+		}
+		return;
+	}
+	n = proc_list_tasks(p->pid, &tids);
+	for (i = 0; i < n; i++)
+		if (proc_read_thread_io(p->pid, tids[i], &one) == 0)
+			proc_io_add(&io, &one);
+	free(tids);
+	if (n > 0)
 		p->sampled.io = io;
 }
 
@@ -241,12 +256,17 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->total_processes = t->total_processes;
 }
 
-void sampler_read_final(struct tp_proc *p, pid_t tid, struct tp_acct *a)
+void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a)
 {
 	struct proc_schedstat ss;
 	char buf[128];
 
 	memset(a, 0, sizeof(*a));
+	if (leaf) {
+		if (proc_read_io(p->pid, &a->io) < 0)
+			memset(&a->io, 0, sizeof(a->io));
+		return;
+	}
 	/* the leader's schedstat is often open already: a zombie's /proc
 	 * files stay readable through descriptors opened while it lived */
 	if (tid == p->pid && p->sched_fd >= 0 &&

@@ -22,8 +22,12 @@ struct tp_sample {
 void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s);
 
 /* The final figures of thread @tid of @p, which has exited and is still a
- * zombie: CPU time to the ns and I/O.  Fields that cannot be read are 0. */
-void sampler_read_final(struct tp_proc *p, pid_t tid, struct tp_acct *a);
+ * zombie: CPU time to the ns, context switches and I/O.  With @leaf (the
+ * leader of a process that never had a second thread nor a child) only
+ * the I/O, from the process-wide file, which is then its own and cheaper
+ * to open: the caller takes the CPU time from the reaping's rusage.
+ * Fields that cannot be read are 0. */
+void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a);
 
 /* Poll mode: add processes descended from @root (or reparented to @self)
  * that the table does not know yet, and end those that vanished. */

@@ -16,7 +16,7 @@ tests_fuzz_fuzz_limits_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS) -lm
 
-tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/proc.c
+tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/proc.c src/xmalloc.c src/error.c
 tests_fuzz_fuzz_proc_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 endif

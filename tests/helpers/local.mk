@@ -116,6 +116,7 @@ TP_SCENARIO_TESTS = \
 	tests/memory-sum.test \
 	tests/memory-shared.test \
 	tests/memory-late.test \
+	tests/io-children.test \
 	tests/daemon.test \
 	tests/stop-cont.test \
 	tests/exit-status.test \
