@@ -480,9 +480,12 @@ static void drain_events(struct tp_monitor *m)
 
 static void checkpoint(struct tp_monitor *m, double t);
 
-/* Sampling takes at most this share of a core, unless a memory limit
- * asks for more (here a sample of 1000 processes costs about 6 ms). */
+/* With more than SAMPLE_BOUND_FROM live processes, sampling takes at most
+ * SAMPLE_CPU_SHARE of a core unless a memory limit asks for more (here a
+ * sample of 1000 processes costs about 6 ms).  Smaller trees keep the
+ * plain schedule: they cost little, and their series stays regular. */
 #define SAMPLE_CPU_SHARE 0.02
+#define SAMPLE_BOUND_FROM 64
 
 /* The delay to the next sample: growing from FIRST_DELAY to the interval,
  * no shorter than the last sample's cost allows, and as short as the
@@ -492,7 +495,7 @@ static double next_delay(struct tp_monitor *m, double cost)
 	double d;
 
 	d = m->delay * DELAY_GROWTH;
-	if (d < cost / SAMPLE_CPU_SHARE)
+	if (m->tree.nlive > SAMPLE_BOUND_FROM && d < cost / SAMPLE_CPU_SHARE)
 		d = cost / SAMPLE_CPU_SHARE;
 	if (d > m->o->interval)
 		d = m->o->interval;
