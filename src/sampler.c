@@ -30,15 +30,22 @@ static int read_stat_cached(struct tp_proc *p, struct proc_stat *st)
 	return proc_stat_parse(buf, st);
 }
 
-/* I/O of @p's own threads, live and exited.  Not /proc/PID/io: that one
- * also holds the I/O of every child the process has reaped, which is
- * counted with the child (a child writing 100 MB made 200). */
+/* I/O of @p's own threads, live and exited.  /proc/PID/io also holds the
+ * I/O of every child the process has reaped, which is counted with the
+ * child (a child writing 100 MB made 200), so it serves only a process
+ * that never had a child nor a second thread; others are read thread by
+ * thread. */
 static void refresh_io(struct tp_proc *p)
 {
 	struct proc_io io = p->exited.io, one;
 	pid_t *tids;
 	size_t n, i;
 
+	if (!p->had_children && !p->had_threads) {
+		if (proc_read_io(p->pid, &one) == 0)
+			p->sampled.io = one;
+		return;
+	}
 	if (p->single) {
 		if (proc_read_thread_io(p->pid, p->pid, &one) == 0) {
 			proc_io_add(&io, &one);
