@@ -268,9 +268,15 @@ static void on_new_child(struct tp_monitor *m, const struct tp_event *ev)
 	struct tp_thread *parent = ptree_thread(&m->tree, ev->tid);
 	pid_t tid = (pid_t)ev->msg;
 	struct tp_thread *known = tid > 0 ? ptree_thread(&m->tree, tid) : NULL;
+	/* a fork's parent goes on at once, the bookkeeping needs nothing of
+	 * it; a clone's waits until /proc has told thread from process */
+	bool resumed = ev->clone_kind != TP_CLONE_CLONE;
 
+	if (resumed)
+		tracer_resume(ev->tid, 0);
 	if (!known && ghost_take(m, tid)) {
-		tracer_resume(ev->tid, 0);	/* counted when adopted */
+		if (!resumed)
+			tracer_resume(ev->tid, 0);	/* counted when adopted */
 		return;
 	}
 	if (known && known->adopted) {
@@ -290,7 +296,8 @@ static void on_new_child(struct tp_monitor *m, const struct tp_event *ev)
 			process_born(m, tid);
 		}
 	}
-	tracer_resume(ev->tid, 0);
+	if (!resumed)
+		tracer_resume(ev->tid, 0);
 }
 
 /* A stop from a tracee we have not heard of: a child whose attach stop
@@ -318,13 +325,13 @@ static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
 {
 	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
 
-	if (!th) {
-		th = adopt_unknown(m, ev->tid);
+	if (!th || !th->started) {
+		if (!th)
+			th = adopt_unknown(m, ev->tid);
 		th->started = true;
 		tracer_resume(ev->tid, 0);
-	} else if (!th->started) {
-		th->started = true;
-		tracer_resume(ev->tid, 0);
+		if (ev->tid == th->proc->pid)
+			sampler_started(&m->tree, th->proc);
 	} else if (tracer_is_stop_signal(ev->sig)) {
 		tracer_listen(ev->tid);	/* a real group-stop: stay stopped */
 	} else {

@@ -27,7 +27,9 @@ static void close_fds(struct tp_proc *p)
 		close(p->stat_fd);
 	if (p->sched_fd >= 0)
 		close(p->sched_fd);
-	p->stat_fd = p->sched_fd = -1;
+	if (p->io_fd >= 0)
+		close(p->io_fd);
+	p->stat_fd = p->sched_fd = p->io_fd = -1;
 }
 
 void ptree_free(struct tp_ptree *t)
@@ -100,6 +102,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->ppid = ppid;
 	p->stat_fd = -1;
 	p->sched_fd = -1;
+	p->io_fd = -1;
 	if (parent)
 		parent->had_children = true;
 	p->hnext = t->pbuckets[bucket(pid)];

@@ -35,6 +35,7 @@ struct tp_proc {
 	uint64_t starttime;	/* clock ticks after boot, 0 until sampled */
 	int stat_fd;		/* cached /proc/PID/stat, -1 if not open */
 	int sched_fd;		/* cached /proc/PID/schedstat, -1 if not open */
+	int io_fd;		/* cached /proc/PID/io, -1 if not open */
 	uint64_t run_ns;	/* leader's CPU at the last stat read */
 	double stat_at;		/* when stat was last read, s */
 	bool single;		/* one thread at the last stat read */

@@ -30,6 +30,19 @@ static int read_stat_cached(struct tp_proc *p, struct proc_stat *st)
 	return proc_stat_parse(buf, st);
 }
 
+/* The process-wide I/O counters of @p, through its cached descriptor
+ * when it has one. */
+static int read_proc_io(struct tp_proc *p, struct proc_io *io)
+{
+	char buf[512];
+
+	if (p->io_fd < 0)
+		return proc_read_io(p->pid, io);
+	if (proc_pread(p->io_fd, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_io_parse(buf, io);
+}
+
 /* I/O of @p's own threads, live and exited.  /proc/PID/io also holds the
  * I/O of every child the process has reaped, which is counted with the
  * child (a child writing 100 MB made 200), so it serves only a process
@@ -42,7 +55,7 @@ static void refresh_io(struct tp_proc *p)
 	size_t n, i;
 
 	if (!p->had_children && !p->had_threads) {
-		if (proc_read_io(p->pid, &one) == 0)
+		if (read_proc_io(p, &one) == 0)
 			p->sampled.io = one;
 		return;
 	}
@@ -263,6 +276,20 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->total_processes = t->total_processes;
 }
 
+/* Three cached descriptors per process (stat, schedstat, io) stay well
+ * under the 65536 files tpmon allows itself up to this many. */
+#define IOFD_MAX_LIVE 4096
+
+void sampler_started(const struct tp_ptree *t, struct tp_proc *p)
+{
+	char path[32];
+
+	if (p->io_fd >= 0 || t->nlive > IOFD_MAX_LIVE)
+		return;
+	snprintf(path, sizeof(path), "%d/io", (int)p->pid);
+	p->io_fd = proc_open(path);
+}
+
 void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a)
 {
 	struct proc_schedstat ss;
@@ -270,7 +297,7 @@ void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct 
 
 	memset(a, 0, sizeof(*a));
 	if (leaf) {
-		if (proc_read_io(p->pid, &a->io) < 0)
+		if (read_proc_io(p, &a->io) < 0)
 			memset(&a->io, 0, sizeof(a->io));
 		return;
 	}
