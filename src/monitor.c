@@ -704,19 +704,26 @@ static int setup_signals(struct tp_monitor *m, sigset_t *old)
 	return 0;
 }
 
+/* Descriptors left out of the sampler's budget. */
+#define FD_RESERVE 256
+
 static void raise_fd_limit(struct tp_monitor *m)
 {
 	struct rlimit rl;
 
-	/* cached /proc/PID/stat descriptors: one per live process; the task
+	/* cached /proc descriptors: up to three per live process; the task
 	 * gets the limit tpmon was given back */
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
 	m->old_nofile = rl;
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			rl.rlim_cur = m->old_nofile.rlim_cur;
 	}
+	/* what the sampler may keep open; the rest is for the summary, the
+	 * disk walker and the files opened and closed at each read */
+	m->tree.fd_budget = rl.rlim_cur > FD_RESERVE + 3 ? (unsigned)(rl.rlim_cur > 65536 ? 65536 : rl.rlim_cur) - FD_RESERVE : 0;
 }
 
 static void start_disk(struct tp_monitor *m)

@@ -18,18 +18,24 @@ void ptree_init(struct tp_ptree *t)
 	memset(t, 0, sizeof(*t));
 	t->pbuckets = xcalloc(NBUCKETS, sizeof(*t->pbuckets));
 	t->tbuckets = xcalloc(NBUCKETS, sizeof(*t->tbuckets));
+	t->fd_budget = 768;	/* under the usual 1024, until told the limit */
+}
+
+static void close_fd(struct tp_ptree *t, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		t->cached_fds--;
+	}
+	*fd = -1;
 }
 
 /* The sampler's cached /proc descriptors die with the record. */
-static void close_fds(struct tp_proc *p)
+static void close_fds(struct tp_ptree *t, struct tp_proc *p)
 {
-	if (p->stat_fd >= 0)
-		close(p->stat_fd);
-	if (p->sched_fd >= 0)
-		close(p->sched_fd);
-	if (p->io_fd >= 0)
-		close(p->io_fd);
-	p->stat_fd = p->sched_fd = p->io_fd = -1;
+	close_fd(t, &p->stat_fd);
+	close_fd(t, &p->sched_fd);
+	close_fd(t, &p->io_fd);
 }
 
 void ptree_free(struct tp_ptree *t)
@@ -47,7 +53,7 @@ void ptree_free(struct tp_ptree *t)
 			struct tp_proc *p = t->pbuckets[i];
 
 			t->pbuckets[i] = p->hnext;
-			close_fds(p);
+			close_fds(t, p);
 			free(p);
 		}
 	}
@@ -172,7 +178,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	struct tp_proc **pp = &t->pbuckets[bucket(p->pid)];
 	struct tp_acct a;
 
-	close_fds(p);
+	close_fds(t, p);
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
 	while (*pp != p)

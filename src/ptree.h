@@ -66,6 +66,8 @@ struct tp_ptree {
 	uint64_t layout_key;		/* sampler: memory layout at the last sample */
 	bool pss_dirty;			/* sampler: layout changed since all PSS were read */
 	double full_rollup_at;		/* sampler: when all PSS were last read */
+	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
+	unsigned fd_budget;		/* sampler: how many may be kept open */
 };
 
 void ptree_init(struct tp_ptree *t);

@@ -13,25 +13,44 @@
 #include "sampler.h"
 #include "xmalloc.h"
 
-static int read_stat_cached(struct tp_proc *p, struct proc_stat *st)
+/* Descriptors kept open per process: stat (read at every sample it ran),
+ * schedstat (the cheap test of whether it ran) and io (read at its end).
+ * They share t->fd_budget, stat first: schedstat may take up to two
+ * thirds of it, io up to one third.  Beyond, files are opened and closed
+ * at each read, so a tree larger than the budget costs more but loses
+ * nothing (it used to lose the memory of every process it could not
+ * open a descriptor for). */
+enum cache_rank { CACHE_STAT = 3, CACHE_SCHED = 2, CACHE_IO = 1 };
+
+static int cache_open(struct tp_ptree *t, pid_t pid, const char *file, enum cache_rank rank)
+{
+	char path[32];
+	int fd;
+
+	if ((unsigned long)t->cached_fds * 3 >= (unsigned long)t->fd_budget * rank) {
+		errno = EMFILE;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%d/%s", (int)pid, file);
+	fd = proc_open(path);
+	if (fd >= 0)
+		t->cached_fds++;
+	return fd;
+}
+
+static int read_stat_cached(struct tp_ptree *t, struct tp_proc *p, struct proc_stat *st)
 {
 	char buf[1024];
 
-	if (p->stat_fd < 0) {
-		char path[32];
-
-		snprintf(path, sizeof(path), "%d/stat", (int)p->pid);
-		p->stat_fd = proc_open(path);
-		if (p->stat_fd < 0)
-			return -1;
-	}
+	if (p->stat_fd < 0)
+		p->stat_fd = cache_open(t, p->pid, "stat", CACHE_STAT);
+	if (p->stat_fd < 0)
+		return proc_read_stat(p->pid, st);
 	if (proc_pread(p->stat_fd, buf, sizeof(buf)) <= 0)
 		return -1;
 	return proc_stat_parse(buf, st);
 }
 
-/* The process-wide I/O counters of @p, through its cached descriptor
- * when it has one. */
 static int read_proc_io(struct tp_proc *p, struct proc_io *io)
 {
 	char buf[512];
@@ -97,8 +116,9 @@ static void refresh_rollup(struct tp_proc *p)
 
 #define SCHED_NONE (-2)		/* sched_fd: this kernel has no schedstat */
 
-/* The CPU time of @p's leader thread, from its cached schedstat. */
-static bool leader_run_ns(struct tp_proc *p, uint64_t *run_ns)
+/* The CPU time of @p's leader thread, from its cached schedstat; false
+ * when there is none (no schedstat in this kernel, or no budget left). */
+static bool leader_run_ns(struct tp_ptree *t, struct tp_proc *p, uint64_t *run_ns)
 {
 	struct proc_schedstat ss;
 	char buf[128];
@@ -106,12 +126,10 @@ static bool leader_run_ns(struct tp_proc *p, uint64_t *run_ns)
 	if (p->sched_fd == SCHED_NONE)
 		return false;
 	if (p->sched_fd < 0) {
-		char path[32];
-
-		snprintf(path, sizeof(path), "%d/schedstat", (int)p->pid);
-		p->sched_fd = proc_open(path);
+		p->sched_fd = cache_open(t, p->pid, "schedstat", CACHE_SCHED);
 		if (p->sched_fd < 0) {
-			p->sched_fd = SCHED_NONE;
+			if (errno != EMFILE && errno != ENFILE)
+				p->sched_fd = SCHED_NONE;
 			return false;
 		}
 	}
@@ -125,27 +143,27 @@ static bool leader_run_ns(struct tp_proc *p, uint64_t *run_ns)
  * its stat holds nothing new, as nothing in it grows without running, and
  * schedstat's three numbers cost a quarter of stat's 52.  (A process with
  * several threads always counts as having run.) */
-static bool idle_since_stat(struct tp_proc *p)
+static bool idle_since_stat(struct tp_ptree *t, struct tp_proc *p)
 {
 	uint64_t run_ns;
 
-	return p->single && leader_run_ns(p, &run_ns) && run_ns == p->run_ns;
+	return p->single && leader_run_ns(t, p, &run_ns) && run_ns == p->run_ns;
 }
 
 /* Refresh one process from its stat; returns -1 when it could not be read
  * (gone), 1 when its memory layout changed since the last sample, else 0. */
-static int sample_proc(struct tp_proc *p, double now)
+static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 {
 	struct proc_stat st;
 	uint64_t cpu_ns, key, run_ns = 0;
 	long ticks = proc_clock_ticks();
 	bool have_run;
 
-	if (p->rollup_key && now - p->stat_at < STAT_REFRESH && idle_since_stat(p))
+	if (p->rollup_key && now - p->stat_at < STAT_REFRESH && idle_since_stat(t, p))
 		return 0;
 	/* schedstat before stat: a run between the two reads shows next time */
-	have_run = leader_run_ns(p, &run_ns);
-	if (read_stat_cached(p, &st) < 0)
+	have_run = leader_run_ns(t, p, &run_ns);
+	if (read_stat_cached(t, p, &st) < 0)
 		return -1;
 	p->stat_at = now;
 	p->single = st.num_threads == 1;
@@ -192,7 +210,7 @@ static uint64_t layout_now(struct tp_ptree *t)
 	for (p = t->live; p; p = p->next) {
 		uint64_t rss_kb = p->rss_kb;
 
-		if (!idle_since_stat(p) && p->stat_fd >= 0 &&
+		if (!idle_since_stat(t, p) && p->stat_fd >= 0 &&
 		    proc_pread(p->stat_fd, buf, sizeof(buf)) > 0 &&
 		    proc_stat_parse(buf, &st) == 0)
 			rss_kb = st.rss * (uint64_t)proc_page_size() / 1024;
@@ -230,7 +248,7 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 
 	memset(s, 0, sizeof(*s));
 	for (p = t->live; p; p = p->next)
-		if (sample_proc(p, now) > 0)
+		if (sample_proc(t, p, now) > 0)
 			p->rollup_due = true;
 	layout = layout_key(t);
 	settled = layout == t->layout_key;
@@ -276,18 +294,10 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->total_processes = t->total_processes;
 }
 
-/* Three cached descriptors per process (stat, schedstat, io) stay well
- * under the 65536 files tpmon allows itself up to this many. */
-#define IOFD_MAX_LIVE 4096
-
-void sampler_started(const struct tp_ptree *t, struct tp_proc *p)
+void sampler_started(struct tp_ptree *t, struct tp_proc *p)
 {
-	char path[32];
-
-	if (p->io_fd >= 0 || t->nlive > IOFD_MAX_LIVE)
-		return;
-	snprintf(path, sizeof(path), "%d/io", (int)p->pid);
-	p->io_fd = proc_open(path);
+	if (p->io_fd < 0)
+		p->io_fd = cache_open(t, p->pid, "io", CACHE_IO);
 }
 
 void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a)

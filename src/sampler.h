@@ -24,8 +24,8 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s);
 /* Process @p has just started (its attach stop was resumed): open the
  * file read when it ends, now that nothing waits on tpmon, so that its
  * end costs one pread() instead of an open on the path of its parent's
- * wait.  Best effort, and not beyond IOFD_MAX_LIVE live processes. */
-void sampler_started(const struct tp_ptree *t, struct tp_proc *p);
+ * wait.  Best effort, within the tree's descriptor budget. */
+void sampler_started(struct tp_ptree *t, struct tp_proc *p);
 
 /* The final figures of thread @tid of @p, which has exited and is still a
  * zombie: CPU time to the ns, context switches and I/O.  With @leaf (the

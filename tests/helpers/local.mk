@@ -117,6 +117,7 @@ TP_SCENARIO_TESTS = \
 	tests/memory-shared.test \
 	tests/memory-late.test \
 	tests/io-children.test \
+	tests/memory-few-fds.test \
 	tests/daemon.test \
 	tests/stop-cont.test \
 	tests/exit-status.test \
