@@ -109,6 +109,7 @@ static bool take_stop(struct tp_event *ev)
 int tracer_next_event(struct tp_event *ev)
 {
 	siginfo_t si;
+	int tries = 0;
 
 again:
 	memset(ev, 0, sizeof(*ev));
@@ -120,9 +121,13 @@ again:
 	switch (si.si_code) {
 	case CLD_TRAPPED:
 	case CLD_STOPPED:
-		if (!take_stop(ev))
+		if (take_stop(ev))
+			return 1;
+		/* gone between the calls: its exit shows at the next peek
+		 * (bounded, in case the two calls ever disagree for good) */
+		if (++tries < 8)
 			goto again;
-		return 1;
+		return 0;
 	case CLD_EXITED:
 	case CLD_KILLED:
 	case CLD_DUMPED:
