@@ -339,16 +339,6 @@ static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
 	}
 }
 
-/* Can the CPU time of exited thread @tid come from the rusage of its
- * reaping?  That rusage covers the whole thread group plus the children
- * it waited for, so only for a process that never had a second thread
- * nor a child; it saves opening schedstat on the path of every short
- * process, which its parent waits on. */
-static bool cpu_from_rusage(const struct tp_thread *th, pid_t tid)
-{
-	return tid == th->proc->pid && !th->proc->had_threads && !th->proc->had_children;
-}
-
 static double timeval_s(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
@@ -368,7 +358,11 @@ static void account_and_reap(struct tp_monitor *m, struct tp_event *ev)
 		tracer_reap(ev);
 		return;
 	}
-	by_rusage = cpu_from_rusage(th, ev->tid);
+	/* the rusage of the reaping covers the whole thread group and the
+	 * children it waited for: the leader of a leaf process only.  It
+	 * saves opening schedstat on the path of every short process, which
+	 * its parent waits on */
+	by_rusage = ev->tid == th->proc->pid && ptree_proc_is_leaf(th->proc);
 	sampler_read_final(th->proc, ev->tid, by_rusage, &a);
 	tracer_reap(ev);
 	if (by_rusage) {

@@ -90,6 +90,14 @@ bool ptree_thread_gone(struct tp_ptree *t, pid_t tid);
  * tid @pid; the old leader is gone without a death report. */
 void ptree_exec_moved(struct tp_ptree *t, pid_t pid, pid_t old_tid);
 
+/* Has @p never had a second thread nor a child?  Then its process-wide
+ * figures (/proc/PID/io, the rusage of its reaping) are its own: the
+ * kernel adds a reaped child's figures to its parent's. */
+static inline bool ptree_proc_is_leaf(const struct tp_proc *p)
+{
+	return !p->had_threads && !p->had_children;
+}
+
 /* The figures of a live process: the larger of its sampled whole-process
  * counters and the sum of its exited threads. */
 void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out);

@@ -51,6 +51,20 @@ static int read_stat_cached(struct tp_ptree *t, struct tp_proc *p, struct proc_s
 	return proc_stat_parse(buf, st);
 }
 
+static int pread_schedstat(int fd, struct proc_schedstat *ss)
+{
+	char buf[128];
+
+	if (proc_pread(fd, buf, sizeof(buf)) <= 0)
+		return -1;
+	return proc_schedstat_parse(buf, ss);
+}
+
+static uint64_t stat_rss_kb(const struct proc_stat *st)
+{
+	return st->rss * (uint64_t)proc_page_size() / 1024;
+}
+
 static int read_proc_io(struct tp_proc *p, struct proc_io *io)
 {
 	char buf[512];
@@ -70,27 +84,24 @@ static int read_proc_io(struct tp_proc *p, struct proc_io *io)
 static void refresh_io(struct tp_proc *p)
 {
 	struct proc_io io = p->exited.io, one;
-	pid_t *tids;
-	size_t n, i;
+	pid_t self = p->pid, *tids = &self;
+	size_t n = 1, i, got = 0;
 
-	if (!p->had_children && !p->had_threads) {
+	if (ptree_proc_is_leaf(p)) {
 		if (read_proc_io(p, &one) == 0)
 			p->sampled.io = one;
 		return;
 	}
-	if (p->single) {
-		if (proc_read_thread_io(p->pid, p->pid, &one) == 0) {
-			proc_io_add(&io, &one);
-			p->sampled.io = io;
-		}
-		return;
-	}
-	n = proc_list_tasks(p->pid, &tids);
+	if (!p->single)
+		n = proc_list_tasks(p->pid, &tids);
 	for (i = 0; i < n; i++)
-		if (proc_read_thread_io(p->pid, tids[i], &one) == 0)
+		if (proc_read_thread_io(p->pid, tids[i], &one) == 0) {
 			proc_io_add(&io, &one);
-	free(tids);
-	if (n > 0)
+			got++;
+		}
+	if (tids != &self)
+		free(tids);
+	if (got > 0)
 		p->sampled.io = io;
 }
 
@@ -121,7 +132,6 @@ static void refresh_rollup(struct tp_proc *p)
 static bool leader_run_ns(struct tp_ptree *t, struct tp_proc *p, uint64_t *run_ns)
 {
 	struct proc_schedstat ss;
-	char buf[128];
 
 	if (p->sched_fd == SCHED_NONE)
 		return false;
@@ -133,7 +143,7 @@ static bool leader_run_ns(struct tp_ptree *t, struct tp_proc *p, uint64_t *run_n
 			return false;
 		}
 	}
-	if (proc_pread(p->sched_fd, buf, sizeof(buf)) <= 0 || proc_schedstat_parse(buf, &ss) < 0)
+	if (pread_schedstat(p->sched_fd, &ss) < 0)
 		return false;
 	*run_ns = ss.run_ns;
 	return true;
@@ -157,12 +167,12 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 	struct proc_stat st;
 	uint64_t cpu_ns, key, run_ns = 0;
 	long ticks = proc_clock_ticks();
-	bool have_run;
+	/* schedstat before stat: a run between the two reads shows next time;
+	 * only a single-threaded process can be told idle from it */
+	bool have_run = p->single && leader_run_ns(t, p, &run_ns);
 
-	if (p->rollup_key && now - p->stat_at < STAT_REFRESH && idle_since_stat(t, p))
-		return 0;
-	/* schedstat before stat: a run between the two reads shows next time */
-	have_run = leader_run_ns(t, p, &run_ns);
+	if (have_run && run_ns == p->run_ns && p->rollup_key && now - p->stat_at < STAT_REFRESH)
+		return 0;	/* off the CPU since: nothing in stat has grown */
 	if (read_stat_cached(t, p, &st) < 0)
 		return -1;
 	p->stat_at = now;
@@ -176,7 +186,7 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 	if (cpu_ns != p->sampled.cpu_ns || !p->rollup_key)
 		refresh_io(p);
 	p->sampled.cpu_ns = cpu_ns;
-	p->rss_kb = st.rss * (uint64_t)proc_page_size() / 1024;
+	p->rss_kb = stat_rss_kb(&st);
 	p->vm_kb = st.vsize / 1024;
 	if (p->rss_kb > p->hwm_kb)
 		p->hwm_kb = p->rss_kb;
@@ -204,16 +214,13 @@ static uint64_t layout_now(struct tp_ptree *t)
 {
 	struct tp_proc *p;
 	uint64_t k = t->nlive;
-	char buf[1024];
 	struct proc_stat st;
 
 	for (p = t->live; p; p = p->next) {
 		uint64_t rss_kb = p->rss_kb;
 
-		if (!idle_since_stat(t, p) && p->stat_fd >= 0 &&
-		    proc_pread(p->stat_fd, buf, sizeof(buf)) > 0 &&
-		    proc_stat_parse(buf, &st) == 0)
-			rss_kb = st.rss * (uint64_t)proc_page_size() / 1024;
+		if (!idle_since_stat(t, p) && read_stat_cached(t, p, &st) == 0)
+			rss_kb = stat_rss_kb(&st);
 		k = k * 31 + rss_kb;
 	}
 	return k;
@@ -303,7 +310,6 @@ void sampler_started(struct tp_ptree *t, struct tp_proc *p)
 void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a)
 {
 	struct proc_schedstat ss;
-	char buf[128];
 
 	memset(a, 0, sizeof(*a));
 	if (leaf) {
@@ -313,11 +319,8 @@ void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct 
 	}
 	/* the leader's schedstat is often open already: a zombie's /proc
 	 * files stay readable through descriptors opened while it lived */
-	if (tid == p->pid && p->sched_fd >= 0 &&
-	    proc_pread(p->sched_fd, buf, sizeof(buf)) > 0 && proc_schedstat_parse(buf, &ss) == 0) {
-		a->cpu_ns = ss.run_ns;
-		a->ctxsw = ss.timeslices;
-	} else if (proc_read_thread_schedstat(p->pid, tid, &ss) == 0) {
+	if ((tid == p->pid && p->sched_fd >= 0 && pread_schedstat(p->sched_fd, &ss) == 0) ||
+	    proc_read_thread_schedstat(p->pid, tid, &ss) == 0) {
 		a->cpu_ns = ss.run_ns;
 		a->ctxsw = ss.timeslices;
 	}
