@@ -481,6 +481,13 @@ static void drain_events(struct tp_monitor *m)
 
 static void checkpoint(struct tp_monitor *m, double t);
 
+/* Partial summaries: every CHECKPOINT_EVERY s, or every interval with
+ * --update-summary (resource_monitor's meaning of that option). */
+static double checkpoint_period(const struct tp_options *o)
+{
+	return o->update_summary ? o->interval : CHECKPOINT_EVERY;
+}
+
 /* With more than SAMPLE_BOUND_FROM live processes, sampling takes at most
  * SAMPLE_CPU_SHARE of a core unless a memory limit asks for more (here a
  * sample of 1000 processes costs about 6 ms).  Smaller trees keep the
@@ -519,7 +526,7 @@ static void sample(struct tp_monitor *m)
 		series_add(m->series, &s, m->rep, m->cur);
 	if (m->phase == TP_RUNNING)
 		check_limits(m, s.biggest_pid);
-	if (t - m->last_checkpoint >= CHECKPOINT_EVERY)
+	if (t - m->last_checkpoint >= checkpoint_period(m->o))
 		checkpoint(m, t);
 	m->next_sample = t + next_delay(m, cost);
 }

@@ -15,7 +15,8 @@
 enum {
 	OPT_MEASURE_ONLY = 256, OPT_KILL_GRACE, OPT_NO_PPRINT, OPT_MEASURE_DIR,
 	OPT_NO_DISK, OPT_SERIES, OPT_INOTIFY, OPT_TRACKING, OPT_EXIT_CODES,
-	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID,
+	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID, OPT_UPDATE_SUMMARY,
+	OPT_SNAPSHOT_EVENTS,
 };
 
 static const struct option long_opts[] = {
@@ -38,7 +39,8 @@ static const struct option long_opts[] = {
 	{ "debug-file", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'v' },
-	/* resource_monitor options that tpmon accepts without acting on */
+	/* resource_monitor options that tpmon accepts without acting on
+	 * (doc/cctools.md says why for each) */
 	{ "child-in-foreground", no_argument, NULL, 'f' },
 	{ "accurate-short-processes", no_argument, NULL, OPT_IGNORED },
 	{ "follow-chdir", no_argument, NULL, OPT_IGNORED },
@@ -47,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "catalog", required_argument, NULL, OPT_IGNORED_ARG },
 	{ "catalog-interval", required_argument, NULL, OPT_IGNORED_ARG },
 	{ "snapshot-events", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "update-summary", no_argument, NULL, OPT_UPDATE_SUMMARY },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ NULL, 0, NULL, 0 }
 };
@@ -66,6 +69,8 @@ static void usage(void)
 "      --with-inotify                also write TEMPLATE.files, files opened by the tree\n"
 "  -V, --verbatim-to-summary='KEY: VALUE'  add a field to the summary (repeatable)\n"
 "      --no-pprint                   write the summary on one line\n"
+"      --update-summary              rewrite the summary every interval while the\n"
+"                                    task runs (exit_type \"running\")\n"
 "Measuring:\n"
 "  -i, --interval=SECONDS            longest time between samples (default 1);\n"
 "                                    sampling starts at 10 ms and backs off\n"
@@ -231,6 +236,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_MEASURE_DIR: push(&o->measure_dirs, ndirs, arg); break;
 	case OPT_NO_DISK: o->disk = false; break;
 	case OPT_SERIES: o->time_series = true; break;
+	case OPT_UPDATE_SUMMARY: o->update_summary = true; break;
 	case OPT_INOTIFY: o->inotify = true; break;
 	case OPT_TRACKING:
 		return parse_choice(name, arg, "ptrace", "poll", (int *)&o->tracking);

@@ -4,6 +4,7 @@
 #define TPMON_OPTIONS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include "limits.h"
 
 /* (values 0 and 1 in the order --tracking and --exit-codes name them) */
@@ -23,6 +24,9 @@ struct tp_options {
 	bool disk;			/* measure the disk footprint */
 	const char **measure_dirs;	/* NULL-terminated, owned */
 	bool time_series;
+	bool update_summary;		/* --update-summary: checkpoint every interval */
+	const char *snapshot_events;	/* --snapshot-events FILE, or NULL */
+	pid_t pid;			/* --pid: follow this running process, or 0 */
 	bool inotify;
 	enum tp_tracking tracking;
 	enum tp_exit_codes exit_codes;

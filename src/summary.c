@@ -145,12 +145,16 @@ static void add_verbatim(json_t *root, const struct tp_options *o)
 	}
 }
 
-static void add_exit(json_t *root, const struct tp_report *r)
+static void add_exit(json_t *root, const struct tp_options *o, const struct tp_report *r)
 {
 	/* a checkpoint of a running task has no exit yet: null, not a 0
-	 * that a reader would take for success */
-	json_object_set_new(root, "exit_type", r->partial && r->exit_type == TP_EXIT_NORMAL ?
-			    json_null() : json_string(exit_type_name(r->exit_type)));
+	 * that a reader would take for success; "running" with
+	 * --update-summary, as resource_monitor writes it then */
+	if (r->partial && r->exit_type == TP_EXIT_NORMAL)
+		json_object_set_new(root, "exit_type", o->update_summary ?
+				    json_string("running") : json_null());
+	else
+		json_object_set_new(root, "exit_type", json_string(exit_type_name(r->exit_type)));
 	json_object_set_new(root, "exit_status", r->partial ? json_null() :
 			    json_integer(r->exit_status));
 	if (r->signal)
@@ -176,7 +180,7 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "monitor_version", json_string("tpmon " PACKAGE_VERSION));
 	json_object_set_new(root, "host", text(host));
 	json_object_set_new(root, "command", text(o->command));
-	add_exit(root, r);
+	add_exit(root, o, r);
 	json_object_set_new(root, "start", measure(r->start, "s", 6));
 	json_object_set_new(root, "end", measure(r->end, "s", 6));
 	for (i = 0; i < TP_RES__COUNT; i++)

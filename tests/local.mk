@@ -31,3 +31,4 @@ check-valgrind:
 	$(MAKE) $(AM_MAKEFLAGS) check TPMON_WRAPPER="$(VALGRIND_WRAPPER)"
 .PHONY: check-valgrind
 include $(srcdir)/tests/limits.mk
+include $(srcdir)/tests/engine-opts.mk
