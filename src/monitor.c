@@ -760,8 +760,10 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.child_nofile = &m->old_nofile;
 	so.trace = m->o->tracking == TP_TRACK_PTRACE;
 	so.trace_options = tracer_options(m->o->inotify);
-	if (so.trace && m->o->inotify) {
-		filter = sandbox_open_filter();
+	if (so.trace) {
+		/* no process may leave the tree (and, with --with-inotify,
+		 * opens stop in the tracer) */
+		filter = sandbox_task_filter(m->o->inotify);
 		so.filter = filter;
 		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
 	}

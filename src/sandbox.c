@@ -1,7 +1,11 @@
-/* sandbox.c: the seccomp filter of --with-inotify, built with libseccomp
- * and exported as raw BPF, and the capability checks done with libcap. */
+/* sandbox.c: the seccomp filter every traced task runs under, built with
+ * libseccomp and exported as raw BPF, and the capability checks done with
+ * libcap.  The filter keeps every process in the traced tree (clone with
+ * CLONE_UNTRACED is refused, clone3 is routed to clone) and, with
+ * --with-inotify, stops the open family in the tracer. */
 #include <errno.h>
 #include <linux/filter.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +15,14 @@
 #include "sandbox.h"
 #include "xmalloc.h"
 
+#ifndef CLONE_UNTRACED
+#define CLONE_UNTRACED 0x00800000
+#endif
+
 /* The syscalls whose paths --with-inotify records. */
 static const char *const open_calls[] = { "open", "openat", "openat2", "creat" };
 
-static int add_rules(scmp_filter_ctx ctx)
+static int add_open_rules(scmp_filter_ctx ctx)
 {
 	size_t i;
 
@@ -27,6 +35,59 @@ static int add_rules(scmp_filter_ctx ctx)
 			return -1;
 	}
 	return 0;
+}
+
+/* A process created with CLONE_UNTRACED is not auto-attached: it and its
+ * descendants would escape every count and limit, and PTRACE_O_EXITKILL.
+ * The flag is refused (EPERM).  clone3 passes its flags in memory, which
+ * a filter cannot read, so it fails with ENOSYS, on which glibc (2.34 and
+ * later: pthread_create, posix_spawn) falls back to clone. */
+static int add_escape_rules(scmp_filter_ctx ctx)
+{
+	int clone3 = seccomp_syscall_resolve_name("clone3");
+
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED, CLONE_UNTRACED)) < 0)
+		return -1;
+	if (clone3 != __NR_SCMP_ERROR &&
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), clone3, 0) < 0)
+		return -1;
+	return 0;
+}
+
+/* The other ABIs the native one runs (i386 and x32 binaries on x86-64,
+ * 32-bit ARM on arm64): the escape rules must hold there too, and without
+ * their arch in the filter every syscall of such a binary would kill it. */
+static const uint32_t compat_archs[] = {
+#if defined(__x86_64__)
+	SCMP_ARCH_X86, SCMP_ARCH_X32,
+#elif defined(__aarch64__)
+	SCMP_ARCH_ARM,
+#endif
+	0
+};
+
+/* The escape rules for the compat ABIs, merged into @ctx (so the open
+ * rules, which the tracer decodes with the native numbering, stay native
+ * only).  -1 when no compat ABI can be added. */
+static int add_compat(scmp_filter_ctx ctx)
+{
+	scmp_filter_ctx compat = seccomp_init(SCMP_ACT_ALLOW);
+	int added = 0;
+	size_t i;
+
+	if (!compat)
+		return -1;
+	seccomp_attr_set(compat, SCMP_FLTATR_CTL_NNP, 0);
+	seccomp_arch_remove(compat, SCMP_ARCH_NATIVE);
+	for (i = 0; compat_archs[i]; i++)
+		if (seccomp_arch_add(compat, compat_archs[i]) == 0)
+			added++;
+	if (!added || add_escape_rules(compat) < 0 || seccomp_merge(ctx, compat) < 0) {
+		seccomp_release(compat);
+		return -1;
+	}
+	return 0;	/* the merge took @compat over */
 }
 
 /* Export the filter through a pipe into memory (libseccomp 2.5 has no
@@ -66,7 +127,7 @@ static struct sock_fprog *export_bpf(scmp_filter_ctx ctx)
 	return prog;
 }
 
-struct sock_fprog *sandbox_open_filter(void)
+struct sock_fprog *sandbox_task_filter(bool trace_opens)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	struct sock_fprog *prog = NULL;
@@ -77,10 +138,13 @@ struct sock_fprog *sandbox_open_filter(void)
 	}
 	/* no_new_privs is set by the child itself, only when needed */
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (add_rules(ctx) == 0)
+	if (add_escape_rules(ctx) == 0 && (!trace_opens || add_open_rules(ctx) == 0)) {
+		if (add_compat(ctx) < 0)
+			debug_msg("no compat ABI in the seccomp filter");
 		prog = export_bpf(ctx);
+	}
 	if (!prog)
-		error_msg("cannot build the seccomp filter: files will not be recorded");
+		error_msg("cannot build the seccomp filter");
 	seccomp_release(ctx);
 	return prog;
 }

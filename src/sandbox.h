@@ -7,12 +7,14 @@
 
 struct sock_fprog;
 
-/* A BPF program that lets every syscall through except the open family
- * (open, openat, openat2, creat), which stops in the tracer with
- * PTRACE_EVENT_SECCOMP.  Built in the parent, so the child only has to
- * prctl() it.  NULL (with a message) on failure.  Free with
- * sandbox_filter_free(). */
-struct sock_fprog *sandbox_open_filter(void);
+/* The BPF program of a traced task.  It refuses clone(CLONE_UNTRACED)
+ * with EPERM and clone3 with ENOSYS (libc then uses clone), so no process
+ * of the task leaves the traced tree; with @trace_opens, the open family
+ * (open, openat, openat2, creat) stops in the tracer with
+ * PTRACE_EVENT_SECCOMP.  Everything else passes.  Built in the parent, so
+ * the child only has to prctl() it.  NULL (with a message) on failure.
+ * Free with sandbox_filter_free(). */
+struct sock_fprog *sandbox_task_filter(bool trace_opens);
 void sandbox_filter_free(struct sock_fprog *prog);
 
 /* Does tpmon hold CAP_SYS_ADMIN (so a seccomp filter needs no

@@ -98,9 +98,9 @@ static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
 		_exit(TP_EXIT_FAILURE);
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
-	if (c != 'g')	/* the monitor died or gave up */
+	if (c != 'g' && c != 'u')	/* the monitor died or gave up */
 		_exit(TP_EXIT_FAILURE);
-	if (o->filter) {
+	if (o->filter && c == 'g') {	/* 'u': untraced, a filter is moot */
 		if (o->filter_needs_nnp &&
 		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			goto fail;
@@ -223,7 +223,7 @@ pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
 			error_msg("ptrace refused (%s): falling back to /proc polling",
 				  strerror(errno));
 	}
-	if (write(go[1], "g", 1) != 1)
+	if (write(go[1], *traced ? "g" : "u", 1) != 1)
 		perror_msg("cannot release the child");
 	close(go[1]);
 	err = exec_verdict(er[0], pid, *traced, &died);

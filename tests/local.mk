@@ -32,3 +32,4 @@ check-valgrind:
 .PHONY: check-valgrind
 include $(srcdir)/tests/limits.mk
 include $(srcdir)/tests/engine-opts.mk
+include $(srcdir)/tests/hostile-core.mk

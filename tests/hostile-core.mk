@@ -1,0 +1,15 @@
+## tests/hostile-core.mk: hostile tasks against the core (issue #10, items
+## 1-4): no process leaves the tree, a fork bomb cannot starve tpmon, its
+## own memory and descriptors stay bounded, nested tpmon runs are exact.
+## Included by tests/local.mk.
+
+check_PROGRAMS += tests/helpers/clone-escape
+tests_helpers_clone_escape_SOURCES = tests/helpers/clone-escape.c $(TPH_COMMON)
+tests_helpers_clone_escape_CPPFLAGS = $(TPH_CPP)
+tests_helpers_clone_escape_CFLAGS = $(TPH_CF)
+tests_helpers_clone_escape_LDFLAGS = $(TPH_LD) -pthread
+
+TP_HOSTILE_CORE_TESTS = \
+	tests/hostile-clone.test
+TESTS += $(TP_HOSTILE_CORE_TESTS)
+EXTRA_DIST += $(TP_HOSTILE_CORE_TESTS)
