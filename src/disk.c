@@ -157,6 +157,21 @@ static void *disk_thread(void *arg)
 	return NULL;
 }
 
+int disk_check_dirs(const char *const *dirs)
+{
+	struct stat st;
+
+	for (; *dirs; dirs++)
+		if (stat(*dirs, &st) < 0) {
+			perror_msg("--measure-dir %s", *dirs);
+			return -1;
+		} else if (!S_ISDIR(st.st_mode)) {
+			error_msg("--measure-dir %s: not a directory", *dirs);
+			return -1;
+		}
+	return 0;
+}
+
 struct tp_disk *disk_start(const char *const *dirs, double period)
 {
 	struct tp_disk *d = xcalloc(1, sizeof(*d));

@@ -7,6 +7,11 @@
 
 struct tp_disk;
 
+/* Refuse, before the task runs, a directory to measure that does not
+ * exist or is not a directory: its footprint would be a made-up 0.
+ * 0, or -1 after printing one message. */
+int disk_check_dirs(const char *const *dirs);
+
 /* Start walking @dirs (NULL-terminated, copied) about every @period s.
  * Returns NULL (with a message) if the thread cannot start. */
 struct tp_disk *disk_start(const char *const *dirs, double period);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "error.h"
 #include "files.h"
+#include "outfile.h"
 #include "xmalloc.h"
 
 #define NBUCKETS 1024u
@@ -149,16 +150,15 @@ void files_exec(struct tp_files *f, pid_t tid)
 
 int files_write(const struct tp_files *f, const char *template)
 {
-	char *path = xasprintf("%s.files", template);
-	FILE *out = fopen(path, "we");
+	char *path = xasprintf("%s.files", template), *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
 	const struct tp_file *e;
 	struct stat st;
+	int r = 0;
 
-	if (!out) {
-		perror_msg("cannot write %s", path);
-		free(path);
-		return -1;
-	}
+	if (!out)
+		error_msg_and_die("out of memory");
 	fprintf(out, "#%-15s\n#%22s%21s%21s%7s%7s%7s%7s\n", "path", "device",
 		"size_initial(B)", "size_final(B)", "opens", "closes", "reads", "writes");
 	for (e = f->first; e; e = e->next) {
@@ -175,13 +175,15 @@ int files_write(const struct tp_files *f, const char *template)
 			(unsigned long long)dev, (unsigned long long)e->size_initial,
 			(unsigned long long)final, e->opens, 0, 0, 0);
 	}
-	if (fclose(out) != 0) {
+	if (fclose(out) != 0)
+		error_msg_and_die("out of memory");
+	if (outfile_write(path, buf, len) < 0) {
 		perror_msg("cannot write %s", path);
-		free(path);
-		return -1;
+		r = -1;
 	}
+	free(buf);
 	free(path);
-	return 0;
+	return r;
 }
 
 void files_free(struct tp_files *f)

@@ -837,6 +837,9 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	rep->start = clock_wall();
 	m.t0 = clock_mono();
+	/* made before the task exists, so it cannot race its creation */
+	if (o->time_series)
+		m.series = series_open(o->template);
 	m.root = start_task(&m, &old, &status);
 	if (m.root < 0)
 		goto out;
@@ -844,8 +847,6 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		rep->tracking_ptrace = false;
 	ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
 	ptree_thread(&m.tree, m.root)->started = true;
-	if (o->time_series)
-		m.series = series_open(o->template);
 	if (o->inotify && m.traced)
 		m.files = files_new();
 	start_disk(&m);

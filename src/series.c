@@ -2,12 +2,14 @@
  * resource_monitor's .series so that its readers work unchanged. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "error.h"
+#include "outfile.h"
 #include "series.h"
 #include "xmalloc.h"
 
 struct tp_series {
-	FILE *f;
+	struct tp_outfile *f;
 };
 
 static const char header[] =
@@ -26,7 +28,7 @@ struct tp_series *series_open(const char *template)
 {
 	char *path = xasprintf("%s.series", template);
 	struct tp_series *se;
-	FILE *f = fopen(path, "we");
+	struct tp_outfile *f = outfile_open(path);
 
 	if (!f) {
 		perror_msg("cannot write %s", path);
@@ -36,17 +38,20 @@ struct tp_series *series_open(const char *template)
 	free(path);
 	se = xmalloc(sizeof(*se));
 	se->f = f;
-	fputs(header, f);
-	fflush(f);
+	outfile_append(f, header, sizeof(header) - 1);
 	return se;
 }
 
 void series_add(struct tp_series *se, const struct tp_sample *s,
 		const struct tp_report *rep, const double *cur)
 {
+	char line[512];
+	int n;
+
 	if (!se)
 		return;
-	fprintf(se->f, "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f 0 0 0.000 %.0f %.0f %.0f\n",
+	/* one write per line: a full disk loses whole lines, never halves */
+	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f 0 0 0.000 %.0f %.0f %.0f\n",
 		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
 		s->vm_mb, s->rss_mb, s->swap_mb,
 		(double)s->acct.io.read_bytes / 1048576.0,
@@ -54,13 +59,14 @@ void series_add(struct tp_series *se, const struct tp_sample *s,
 		rep->machine_load,
 		rep->known[TP_RES_TOTAL_FILES] ? cur[TP_RES_TOTAL_FILES] : 0.0,
 		rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0);
-	fflush(se->f);
+	if (n > 0 && (size_t)n < sizeof(line))
+		outfile_append(se->f, line, (size_t)n);
 }
 
 void series_close(struct tp_series *se)
 {
 	if (!se)
 		return;
-	fclose(se->f);
+	outfile_close(se->f);
 	free(se);
 }

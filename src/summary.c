@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "error.h"
+#include "outfile.h"
 #include "summary.h"
 #include "xmalloc.h"
 
@@ -233,42 +233,39 @@ static char *summary_path(const char *template)
 	return xasprintf("%s.summary", template);
 }
 
-int summary_check_writable(const char *template)
-{
-	char *path = summary_path(template);
-	char *copy = xstrdup(path);
-	const char *dir = dirname(copy);
-	struct stat st;
-	int r = 0;
+/* Space for the final summary, set aside before the task runs. */
+static struct tp_reserve *reserve;
 
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		error_msg("cannot write %s: directory %s does not exist", path, dir);
-		r = -1;
-	} else if (access(dir, W_OK | X_OK) < 0) {
-		perror_msg("cannot write %s", path);
-		r = -1;
-	} else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		error_msg("cannot write %s: it is a directory", path);
-		r = -1;
+/* A generous bound on the summary's size: escaping can make a byte of
+ * the command line or of a -V value six. */
+static size_t summary_bound(const struct tp_options *o)
+{
+	size_t n = 65536 + 6 * strlen(o->command);
+	const char **v;
+
+	for (v = o->verbatim; v && *v; v++)
+		n += 6 * strlen(*v) + 16;
+	return n;
+}
+
+int summary_prepare(const struct tp_options *o)
+{
+	char *path = summary_path(o->template);
+	int r = outfile_check(path);
+
+	if (r == 0) {
+		reserve = outfile_reserve(path, summary_bound(o));
+		if (!reserve)
+			debug_msg("no space reserved for %s: %s", path, strerror(errno));
 	}
-	free(copy);
 	free(path);
 	return r;
 }
 
-static int write_all(int fd, const char *s, size_t len)
+void summary_release(void)
 {
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	outfile_reserve_free(reserve);
+	reserve = NULL;
 }
 
 int summary_write(const struct tp_options *o, const struct tp_report *r)
@@ -278,33 +275,31 @@ int summary_write(const struct tp_options *o, const struct tp_report *r)
 		       (o->pprint ? JSON_INDENT(2) : JSON_COMPACT);
 	char *json = json_dumps(root, flags);
 	char *path = summary_path(o->template);
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
-	int fd, ret = -1;
+	char *text_nl;
+	int ret;
 
 	json_decref(root);
 	if (!json)
 		error_msg_and_die("out of memory");
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		perror_msg("cannot write %s", path);
-		goto out;
-	}
-	if (fchmod(fd, 0644) < 0 || write_all(fd, json, strlen(json)) < 0 ||
-	    write_all(fd, "\n", 1) < 0) {
-		perror_msg("cannot write %s", path);
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		perror_msg("cannot write %s", path);
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
+	text_nl = xasprintf("%s\n", json);
 	free(json);
-	free(tmp);
+	if (r->partial) {
+		static bool checkpoint_failed;
+
+		/* a checkpoint: the reserve is kept for the final summary,
+		 * and a failure is told once */
+		ret = outfile_write(path, text_nl, strlen(text_nl));
+		if (ret < 0 && !checkpoint_failed) {
+			perror_msg("cannot write %s (checkpoint; will retry)", path);
+			checkpoint_failed = true;
+		}
+	} else {
+		ret = outfile_write_reserved(path, text_nl, strlen(text_nl), &reserve);
+		if (ret < 0)
+			perror_msg("cannot write %s", path);
+		summary_release();
+	}
+	free(text_nl);
 	free(path);
 	return ret;
 }

@@ -39,12 +39,17 @@ struct tp_report {
 /* Is @key a field that tpmon writes itself (so -V may not set it)? */
 bool summary_field_reserved(const char *key);
 
-/* Check that TEMPLATE.summary can be created, before the task starts.
- * Returns 0, or -1 after printing why. */
-int summary_check_writable(const char *template);
+/* Before the task starts: check that TEMPLATE.summary can be made (it is
+ * not a directory) and set space aside for the final summary, so that a
+ * task filling the disk does not lose it.  Returns 0, or -1 after printing
+ * why.  outfile_check_template() has checked the template itself. */
+int summary_prepare(const struct tp_options *o);
+/* Give back the space summary_prepare() set aside, if still unused. */
+void summary_release(void);
 
-/* Write @r as TEMPLATE.summary (temporary file + rename).  0, or -1 after
- * printing why. */
+/* Write @r as TEMPLATE.summary through outfile_write() (the final one,
+ * not partial, may use the reserved space).  0, or -1 after printing why;
+ * a failing checkpoint is told once. */
 int summary_write(const struct tp_options *o, const struct tp_report *r);
 
 #endif

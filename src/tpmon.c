@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "disk.h"
 #include "error.h"
 #include "monitor.h"
 #include "options.h"
+#include "outfile.h"
 #include "summary.h"
 #include "xmalloc.h"
 
@@ -50,6 +52,33 @@ static void make_parents(const char *template)
 	free(dir);
 }
 
+static int check_output(const char *template, const char *suffix)
+{
+	char *path = xasprintf("%s%s", template, suffix);
+	int r = outfile_check(path);
+
+	free(path);
+	return r;
+}
+
+/* Everything about the outputs that can be refused is refused here,
+ * before the task runs: its figures are never lost to a bad path. */
+static int check_outputs(const struct tp_options *o)
+{
+	if (outfile_check_template(o->template) < 0)
+		return -1;
+	if (outfile_pin_dir(o->template) < 0) {
+		perror_msg("-O %s: cannot open its directory", o->template);
+		return -1;
+	}
+	if ((o->time_series && check_output(o->template, ".series") < 0) ||
+	    (o->inotify && check_output(o->template, ".files") < 0))
+		return -1;
+	if (o->disk && o->measure_dirs && disk_check_dirs(o->measure_dirs) < 0)
+		return -1;
+	return summary_prepare(o);
+}
+
 int main(int argc, char **argv)
 {
 	struct tp_options o;
@@ -64,8 +93,10 @@ int main(int argc, char **argv)
 	}
 	if (o.exit_codes == TP_CODES_CCTOOLS)
 		make_parents(o.template);
-	if (summary_check_writable(o.template) < 0) {
+	if (check_outputs(&o) < 0) {
 		status = failure(&o, TP_EXIT_FAILURE);
+		summary_release();
+		outfile_unpin_dir();
 		options_free(&o);
 		return status;
 	}
@@ -77,6 +108,8 @@ int main(int argc, char **argv)
 	} else {
 		status = exit_code(&o, &rep);
 	}
+	summary_release();
+	outfile_unpin_dir();
 	options_free(&o);
 	return status;
 }

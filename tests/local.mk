@@ -33,3 +33,4 @@ check-valgrind:
 include $(srcdir)/tests/limits.mk
 include $(srcdir)/tests/engine-opts.mk
 include $(srcdir)/tests/hostile-core.mk
+include $(srcdir)/tests/hostile-outputs.mk

@@ -1,0 +1,455 @@
+/* outfile.c: safe creation of output files (see outfile.h).  Names are
+ * resolved against the pinned template directory when there is one, the
+ * final name is only ever the target of renameat(), and temporary names
+ * carry 36 random bits and are created with O_EXCL, retried on a clash. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "error.h"
+#include "outfile.h"
+#include "xmalloc.h"
+
+#define CREATE_TRIES 100
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+
+static int pinned_fd = -1;
+static char *pinned_dir;
+
+struct tp_outfile {
+	int fd;
+	char *path;
+	off_t good;		/* end of the last whole record */
+	unsigned long lost;
+};
+
+struct tp_reserve {
+	int dfd;		/* owned unless it is pinned_fd */
+	int fd;
+	char *tmp;		/* its name in dfd */
+};
+
+/* Split @path into a directory (malloc'd) and a final component. */
+static char *split(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		*base = path;
+		return xstrdup(".");
+	}
+	*base = slash + 1;
+	if (slash == path)
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
+}
+
+/* A descriptor for @path's directory (the pinned one when it matches). */
+static int dir_fd(const char *path, const char **base)
+{
+	char *dir = split(path, base);
+	int fd;
+
+	if (pinned_dir && !strcmp(dir, pinned_dir)) {
+		free(dir);
+		return pinned_fd;
+	}
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd;
+}
+
+static void dir_close(int fd)
+{
+	if (fd >= 0 && fd != pinned_fd)
+		close(fd);
+}
+
+static void random_suffix(char *out)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	uint64_t r = 0;
+	struct timespec ts;
+	int i;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() << 32;
+	}
+	for (i = 0; i < 6; i++) {
+		out[i] = digits[r % 62];
+		r /= 62;
+	}
+	out[6] = '\0';
+}
+
+/* Never widen an output the user has narrowed: the new file gets the
+ * permissions of the one it replaces when those are a subset. */
+static void keep_narrower_mode(int dfd, const char *base, int fd)
+{
+	struct stat old, cur;
+
+	if (fstatat(dfd, base, &old, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(old.st_mode) ||
+	    fstat(fd, &cur) < 0)
+		return;
+	if ((cur.st_mode & 0777 & ~old.st_mode) != 0)
+		fchmod(fd, cur.st_mode & old.st_mode & 0777);
+}
+
+/* Create a new temporary file beside @base in @dfd; its name goes to
+ * *@tmp (malloc'd).  Returns the descriptor or -1 (errno). */
+static int create_tmp(int dfd, const char *base, char **tmp)
+{
+	int i;
+
+	for (i = 0; i < CREATE_TRIES; i++) {
+		char rnd[7];
+		int fd;
+
+		random_suffix(rnd);
+		*tmp = xasprintf("%s.tmp%s", base, rnd);
+		fd = openat(dfd, *tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			keep_narrower_mode(dfd, base, fd);
+			return fd;
+		}
+		free(*tmp);
+		*tmp = NULL;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+static int pwrite_all(int fd, const char *s, size_t len, off_t off)
+{
+	while (len) {
+		ssize_t n = pwrite(fd, s, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		s += n;
+		off += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Fill @fd with exactly @data (unless NULL: it is filled) and rename it
+ * from @tmp to @base; @fd is closed and @tmp gone either way. */
+static int finish(int dfd, int fd, const char *tmp, const char *base,
+		  const void *data, size_t len)
+{
+	if ((data && (pwrite_all(fd, data, len, 0) < 0 || ftruncate(fd, (off_t)len) < 0)) ||
+	    close(fd) < 0) {
+		int e = errno;
+
+		close(fd);
+		unlinkat(dfd, tmp, 0);
+		errno = e;
+		return -1;
+	}
+	if (renameat(dfd, tmp, dfd, base) < 0) {
+		int e = errno;
+
+		unlinkat(dfd, tmp, 0);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int outfile_write(const char *path, const void *data, size_t len)
+{
+	const char *base;
+	int dfd = dir_fd(path, &base), fd, r = -1, e;
+	char *tmp = NULL;
+
+	if (dfd < 0)
+		return -1;
+	fd = create_tmp(dfd, base, &tmp);
+	if (fd >= 0)
+		r = finish(dfd, fd, tmp, base, data, len);
+	e = errno;
+	free(tmp);
+	dir_close(dfd);
+	errno = e;
+	return r;
+}
+
+struct tp_outfile *outfile_open(const char *path)
+{
+	const char *base;
+	int dfd = dir_fd(path, &base), fd;
+	char *tmp = NULL;
+	struct tp_outfile *f;
+
+	if (dfd < 0)
+		return NULL;
+	fd = create_tmp(dfd, base, &tmp);
+	if (fd < 0 || renameat(dfd, tmp, dfd, base) < 0) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlinkat(dfd, tmp, 0);
+		}
+		free(tmp);
+		dir_close(dfd);
+		errno = e;
+		return NULL;
+	}
+	free(tmp);
+	dir_close(dfd);
+	f = xcalloc(1, sizeof(*f));
+	f->fd = fd;
+	f->path = xstrdup(path);
+	return f;
+}
+
+int outfile_append(struct tp_outfile *f, const void *data, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = pwrite(f->fd, data, len, f->good);
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)len) {
+		f->good += (off_t)len;
+		return 0;
+	}
+	if (n >= 0)
+		errno = ENOSPC;	/* a short write: the device is full */
+	if (!f->lost++)
+		perror_msg("cannot write %s (records from here on may be missing)", f->path);
+	if (n > 0 && ftruncate(f->fd, f->good) < 0)
+		debug_msg("cannot cut %s back: %s", f->path, strerror(errno));
+	return -1;
+}
+
+unsigned long outfile_lost(const struct tp_outfile *f)
+{
+	return f ? f->lost : 0;
+}
+
+/* Copy what @fd holds into a fresh file put in place as @path. */
+static int copy_into_place(int fd, const char *path)
+{
+	const char *base;
+	int dfd = dir_fd(path, &base), out, r = -1, e;
+	char *tmp = NULL, buf[65536];
+	off_t off = 0;
+	ssize_t n;
+
+	if (dfd < 0)
+		return -1;
+	out = create_tmp(dfd, base, &tmp);
+	if (out < 0)
+		goto done;
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		if (pwrite_all(out, buf, (size_t)n, off) < 0)
+			break;
+		off += n;
+	}
+	if (n != 0) {
+		e = errno;
+		close(out);
+		unlinkat(dfd, tmp, 0);
+		errno = e;
+	} else {
+		r = finish(dfd, out, tmp, base, NULL, 0);
+	}
+done:
+	e = errno;
+	free(tmp);
+	dir_close(dfd);
+	errno = e;
+	return r;
+}
+
+/* Is our file still the one under its name?  A task may have removed
+ * it, or put a link or another file there. */
+static bool still_in_place(const struct tp_outfile *f)
+{
+	const char *base;
+	int dfd = dir_fd(f->path, &base);
+	struct stat ours, named;
+	bool same;
+
+	if (dfd < 0)
+		return true;	/* nothing better can be done */
+	same = fstat(f->fd, &ours) == 0 &&
+	       fstatat(dfd, base, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       ours.st_dev == named.st_dev && ours.st_ino == named.st_ino;
+	dir_close(dfd);
+	return same;
+}
+
+int outfile_close(struct tp_outfile *f)
+{
+	int r;
+
+	if (!f)
+		return 0;
+	if (!still_in_place(f) && copy_into_place(f->fd, f->path) < 0 && !f->lost++)
+		perror_msg("cannot write %s again after it was replaced", f->path);
+	r = close(f->fd) < 0 || f->lost ? -1 : 0;
+	free(f->path);
+	free(f);
+	return r;
+}
+
+struct tp_reserve *outfile_reserve(const char *path, size_t bytes)
+{
+	const char *base;
+	int dfd = dir_fd(path, &base), fd, err;
+	char *tmp = NULL;
+	struct tp_reserve *r;
+
+	if (dfd < 0)
+		return NULL;
+	fd = create_tmp(dfd, base, &tmp);
+	if (fd < 0) {
+		err = errno;
+		dir_close(dfd);
+		errno = err;
+		return NULL;
+	}
+	err = posix_fallocate(fd, 0, (off_t)bytes);
+	if (err) {
+		close(fd);
+		unlinkat(dfd, tmp, 0);
+		free(tmp);
+		dir_close(dfd);
+		errno = err;
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->dfd = dfd;
+	r->fd = fd;
+	r->tmp = tmp;
+	return r;
+}
+
+int outfile_write_reserved(const char *path, const void *data, size_t len,
+			   struct tp_reserve **rp)
+{
+	struct tp_reserve *r = *rp;
+	const char *base;
+	int ret, e;
+
+	if (outfile_write(path, data, len) == 0)
+		return 0;
+	if (!r)
+		return -1;
+	e = errno;
+	debug_msg("writing %s: %s, using the reserved space", path, strerror(e));
+	free(split(path, &base));
+	/* the reserve was made beside @path: its directory is r->dfd */
+	keep_narrower_mode(r->dfd, base, r->fd);
+	ret = finish(r->dfd, r->fd, r->tmp, base, data, len);
+	e = errno;
+	dir_close(r->dfd);
+	free(r->tmp);
+	free(r);
+	*rp = NULL;
+	errno = e;
+	return ret;
+}
+
+void outfile_reserve_free(struct tp_reserve *r)
+{
+	if (!r)
+		return;
+	close(r->fd);
+	unlinkat(r->dfd, r->tmp, 0);
+	dir_close(r->dfd);
+	free(r->tmp);
+	free(r);
+}
+
+int outfile_pin_dir(const char *template)
+{
+	const char *base;
+	char *dir = split(template, &base);
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		free(dir);
+		return -1;
+	}
+	outfile_unpin_dir();
+	pinned_fd = fd;
+	pinned_dir = dir;
+	return 0;
+}
+
+void outfile_unpin_dir(void)
+{
+	if (pinned_fd >= 0)
+		close(pinned_fd);
+	pinned_fd = -1;
+	free(pinned_dir);
+	pinned_dir = NULL;
+}
+
+int outfile_check_template(const char *template)
+{
+	const char *base;
+	char *dir;
+	struct stat st;
+	long name_max;
+	int r = -1;
+
+	if (!*template) {
+		error_msg("-O: the template is empty");
+		return -1;
+	}
+	dir = split(template, &base);
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		error_msg("-O %s: the template names a directory; give a file name prefix", template);
+	} else if (stat(template, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error_msg("-O %s: the template names a directory; give a file name prefix", template);
+	} else if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error_msg("-O %s: directory %s does not exist", template, dir);
+	} else if (access(dir, W_OK | X_OK) < 0) {
+		perror_msg("-O %s: cannot create files in %s", template, dir);
+	} else {
+		name_max = pathconf(dir, _PC_NAME_MAX);
+		if (name_max <= 0)
+			name_max = NAME_MAX;
+		if ((long)strlen(base) + OUTFILE_SUFFIX_MAX + OUTFILE_TMP_EXTRA > name_max)
+			error_msg("-O %s: the file name is too long (at most %ld characters after the last '/')",
+				  template, name_max - OUTFILE_SUFFIX_MAX - OUTFILE_TMP_EXTRA);
+		else
+			r = 0;
+	}
+	free(dir);
+	return r;
+}
+
+int outfile_check(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error_msg("cannot write %s: it is a directory", path);
+		return -1;
+	}
+	return 0;
+}

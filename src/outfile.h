@@ -1,0 +1,69 @@
+/* outfile.h: creating tpmon's output files so that a task cannot turn them
+ * against anything else.  Every output is a new file made under an
+ * unpredictable temporary name (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0666 so
+ * the umask applies) and renamed over its final name: a link planted at
+ * either name is replaced or refused, never followed, and an existing
+ * output is never widened (its permissions are kept if narrower). */
+#ifndef TPMON_OUTFILE_H
+#define TPMON_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The longest suffix an output adds to the template (".summary",
+ * ".series", ".tpmon.json", ...): outfile_check_template() makes sure the
+ * template leaves room for it and for the temporary name. */
+#define OUTFILE_SUFFIX_MAX 16
+/* What a temporary name adds to the final one (".tmp" + 6 random). */
+#define OUTFILE_TMP_EXTRA 10
+
+/* Refuse, before the task runs, a template no output can be made from:
+ * empty, ending in '/', naming a directory, in a directory that does not
+ * exist or is not writable, or too long for the file system's NAME_MAX
+ * with OUTFILE_SUFFIX_MAX and OUTFILE_TMP_EXTRA added.  Returns 0, or -1
+ * after printing one message. */
+int outfile_check_template(const char *template);
+
+/* Refuse an output name that cannot be replaced (it is a directory).
+ * 0, or -1 after printing one message. */
+int outfile_check(const char *path);
+
+/* Open the template's directory once: outputs in it are then made
+ * relative to this descriptor, so a task that renames the directory or
+ * puts a link in its place cannot send them elsewhere.  0 or -1 (errno). */
+int outfile_pin_dir(const char *template);
+void outfile_unpin_dir(void);
+
+/* Write @len bytes as @path in one go (temporary file, rename).  Returns
+ * 0, or -1 with errno set and nothing left behind; prints nothing. */
+int outfile_write(const char *path, const void *data, size_t len);
+
+/* A file written as it grows (the series): created empty under its final
+ * name at once, then written through its descriptor, so a link the task
+ * puts at that name later changes nothing. */
+struct tp_outfile;
+
+/* NULL with errno set (prints nothing). */
+struct tp_outfile *outfile_open(const char *path);
+/* Append one record with one write().  If it does not all fit, the file
+ * is cut back to the last whole record.  The first failure prints one
+ * message; later ones are silent.  0 or -1. */
+int outfile_append(struct tp_outfile *f, const void *data, size_t len);
+/* Records that could not be written so far. */
+unsigned long outfile_lost(const struct tp_outfile *f);
+/* Close and free; 0, or -1 if any record was lost or close failed. */
+int outfile_close(struct tp_outfile *f);
+
+/* Space set aside before the task runs, for one output that must be
+ * written even if the task fills the disk: a temporary file with @bytes
+ * allocated.  NULL (errno) if it cannot be made. */
+struct tp_reserve;
+struct tp_reserve *outfile_reserve(const char *path, size_t bytes);
+/* Like outfile_write(), but if that fails, write into the reserve and
+ * rename it into place (the reserve is used up then).  0 or -1 (errno). */
+int outfile_write_reserved(const char *path, const void *data, size_t len,
+			   struct tp_reserve **r);
+/* Remove an unused reserve (NULL is fine). */
+void outfile_reserve_free(struct tp_reserve *r);
+
+#endif
