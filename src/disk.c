@@ -1,6 +1,8 @@
-/* disk.c: directory footprint.  Counts allocated blocks (st_blocks), not
- * apparent sizes: a sparse 20 GB file uses no disk, 100,000 one-byte files
- * use 400 MB.  Hard links are counted once.  Runs in its own thread: it
+/* disk.c: directory footprint.  Each file counts the larger of its
+ * allocated blocks and its apparent size, so neither errs low: 100,000
+ * one-byte files use 400 MB of blocks, and a sparse 20 GB file counts
+ * 20 GB (it may fill in, and the engines size later tasks on it, as on
+ * resource_monitor's apparent sizes).  Hard links are counted once.  Runs in its own thread: it
  * only reads the file system and never touches ptrace. */
 #include <dirent.h>
 #include <errno.h>
@@ -53,7 +55,18 @@ static bool seen_before(struct inode_set *s, dev_t dev, ino_t ino)
 	return false;
 }
 
-static void walk_dir(struct tp_disk *d, int dfd, uint64_t *blocks, long *files,
+/* What a file counts: the larger of its blocks and its apparent size
+ * (directories: their blocks). */
+static uint64_t file_bytes(const struct stat *st)
+{
+	uint64_t blocks = (uint64_t)st->st_blocks * 512;
+
+	if (S_ISREG(st->st_mode) && st->st_size > 0 && (uint64_t)st->st_size > blocks)
+		return (uint64_t)st->st_size;
+	return blocks;
+}
+
+static void walk_dir(struct tp_disk *d, int dfd, uint64_t *bytes, long *files,
 		     struct inode_set *links, int depth)
 {
 	DIR *dir = fdopendir(dfd);
@@ -75,7 +88,7 @@ static void walk_dir(struct tp_disk *d, int dfd, uint64_t *blocks, long *files,
 		if (st.st_nlink > 1 && !S_ISDIR(st.st_mode) &&
 		    seen_before(links, st.st_dev, st.st_ino))
 			continue;
-		*blocks += (uint64_t)st.st_blocks;
+		*bytes += file_bytes(&st);
 		if (!S_ISDIR(st.st_mode)) {
 			(*files)++;
 			continue;
@@ -85,7 +98,7 @@ static void walk_dir(struct tp_disk *d, int dfd, uint64_t *blocks, long *files,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 			if (sub >= 0)
-				walk_dir(d, sub, blocks, files, links, depth + 1);
+				walk_dir(d, sub, bytes, files, links, depth + 1);
 		}
 	}
 	closedir(dir);
@@ -93,7 +106,7 @@ static void walk_dir(struct tp_disk *d, int dfd, uint64_t *blocks, long *files,
 
 static void walk_all(struct tp_disk *d, double *mb, long *files)
 {
-	uint64_t blocks = 0;
+	uint64_t bytes = 0;
 	struct inode_set links = { NULL, 0, 0 };
 	char **dir;
 
@@ -102,10 +115,10 @@ static void walk_all(struct tp_disk *d, double *mb, long *files)
 		int fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd >= 0)
-			walk_dir(d, fd, &blocks, files, &links, 0);
+			walk_dir(d, fd, &bytes, files, &links, 0);
 	}
 	free(links.keys);
-	*mb = (double)blocks * 512.0 / (1024.0 * 1024.0);
+	*mb = (double)bytes / (1024.0 * 1024.0);
 }
 
 static void wait_period(struct tp_disk *d, double secs)

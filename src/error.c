@@ -12,6 +12,13 @@
 bool debug_enabled;
 static int debug_fd = STDERR_FILENO;
 
+/* Where warn_msg() lines go.  Until the options are parsed the exit-status
+ * convention (and so the destination) is unknown: lines are held. */
+enum warn_dest { WARN_HOLD, WARN_STDERR, WARN_DEBUG_FILE };
+static enum warn_dest warn_dest = WARN_HOLD;
+static char held[2048];
+static size_t held_len;
+
 void error_set_debug_file(const char *path)
 {
 	int fd;
@@ -29,25 +36,73 @@ void error_set_debug_file(const char *path)
 		debug_fd = fd;
 }
 
+/* Format "tpmon: PREFIX MESSAGE[: strerror]\n" into @buf; returns its length. */
+ATTR_FORMAT(4, 0)
+static int format_line(char *buf, const char *prefix, int err, const char *fmt, va_list ap)
+{
+	int n = snprintf(buf, 1024, "tpmon: %s", prefix);
+
+	if (n < 0)
+		return 0;
+	n += vsnprintf(buf + n, 1024 - (size_t)n, fmt, ap);
+	if (n >= 1024)
+		n = 1024 - 1;
+	if (err)
+		n += snprintf(buf + n, 1024 - (size_t)n, ": %s", strerror(err));
+	if (n >= 1024 - 1)
+		n = 1024 - 2;
+	buf[n++] = '\n';
+	return n;
+}
+
+static void write_line(int fd, const char *buf, size_t n)
+{
+	if (write(fd, buf, n) < 0) {
+		/* nowhere left to report it */
+	}
+}
+
 ATTR_FORMAT(4, 0)
 static void vmsg(int fd, const char *prefix, int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
-	int n = snprintf(buf, sizeof(buf), "tpmon: %s", prefix);
+	int n = format_line(buf, prefix, err, fmt, ap);
 
-	if (n < 0)
-		return;
-	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (err)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ": %s", strerror(err));
-	if (n >= (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (write(fd, buf, (size_t)n) < 0) {
-		/* nowhere left to report it */
+	write_line(fd, buf, (size_t)n);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = format_line(buf, "", 0, fmt, ap);
+	va_end(ap);
+	switch (warn_dest) {
+	case WARN_HOLD:
+		if (held_len + (size_t)n <= sizeof(held)) {
+			memcpy(held + held_len, buf, (size_t)n);
+			held_len += (size_t)n;
+		}
+		break;
+	case WARN_STDERR:
+		write_line(STDERR_FILENO, buf, (size_t)n);
+		break;
+	case WARN_DEBUG_FILE:
+		if (debug_fd != STDERR_FILENO)
+			write_line(debug_fd, buf, (size_t)n);
+		break;
 	}
+}
+
+void error_warnings_quiet(bool quiet)
+{
+	warn_dest = quiet ? WARN_DEBUG_FILE : WARN_STDERR;
+	if (held_len && (!quiet || debug_fd != STDERR_FILENO))
+		write_line(quiet ? debug_fd : STDERR_FILENO, held, held_len);
+	held_len = 0;
 }
 
 void error_msg(const char *fmt, ...)

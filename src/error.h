@@ -1,4 +1,5 @@
-/* error.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task. */
+/* error.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task;
+ * warnings that cctools mode keeps off the task's output. */
 #ifndef TPMON_ERROR_H
 #define TPMON_ERROR_H
 
@@ -20,6 +21,12 @@ void error_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void perror_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void error_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
 void perror_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
+/* A note or warning that does not stop tpmon.  On stderr in tpmon's own
+ * mode; in cctools mode (where stderr is the task's output that the engine
+ * returns) only in the -o debug file, or nowhere.  Lines written before
+ * error_warnings_quiet() is called are held until then. */
+void warn_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
+void error_warnings_quiet(bool quiet);
 void debug_msg_impl(const char *fmt, ...) ATTR_FORMAT(1, 2);
 
 #define debug_msg(...) do { if (debug_enabled) debug_msg_impl(__VA_ARGS__); } while (0)

@@ -197,6 +197,37 @@ static int parse_value_json(const struct tp_res_info *info, json_t *v,
 }
 
 /* One "resource: value" entry of the text form, already trimmed. */
+/* "end: EPOCH_SECONDS", the absolute deadline of Work Queue's
+ * specify_end_time (a plain number of seconds, "s" allowed after it). */
+static int parse_end_number(struct tp_limits *l, double v, const char *shown,
+			    const struct where *w)
+{
+	if (!isfinite(v) || v <= 0) {
+		fail(w, "end: %s: expected seconds since the epoch", shown);
+		return -1;
+	}
+	l->end_set = true;
+	l->end = v;
+	return 0;
+}
+
+static int parse_end_text(struct tp_limits *l, const char *value, const struct where *w)
+{
+	char shown[SHOW_MAX + 4], *rest;
+	double v;
+
+	show(shown, value, SHOW_MAX);
+	errno = 0;
+	v = strtod(value, &rest);
+	while (isspace((unsigned char)*rest))
+		rest++;
+	if (*rest == 's')
+		rest++;
+	if (rest == value || *rest || errno)
+		v = NAN;
+	return parse_end_number(l, v, shown, w);
+}
+
 static int parse_text_entry(struct tp_limits *l, char *entry,
 			    const struct where *w)
 {
@@ -219,9 +250,11 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 		return -1;
 	}
 	show(shown, name, SHOW_MAX);
+	if (!strcmp(name, "end"))
+		return parse_end_text(l, value, w);
 	r = res_by_name(name);
 	if (r < 0 && res_cctools_only(name)) {
-		error_msg("note: %s: not limited by tpmon, ignored", shown);
+		warn_msg("note: %s: not limited by tpmon, ignored", shown);
 		return 0;
 	}
 	if (r < 0) {
@@ -332,8 +365,17 @@ static int parse_json_member(struct tp_limits *l, const char *key, json_t *v,
 	int r = res_by_name(key);
 
 	show(shown, key, SHOW_MAX);
+	if (!strcmp(key, "end")) {
+		json_t *num = json_is_array(v) ? json_array_get(v, 0) : v;
+
+		if (json_is_string(num))
+			return parse_end_text(l, json_string_value(num), w);
+		show_json(shown, v);
+		return parse_end_number(l, json_is_number(num) ? json_number_value(num) : NAN,
+					shown, w);
+	}
 	if (r < 0 && res_cctools_only(key)) {
-		error_msg("note: %s: not limited by tpmon, ignored", shown);
+		warn_msg("note: %s: not limited by tpmon, ignored", shown);
 		return 0;
 	}
 	if (r < 0) {

@@ -10,6 +10,8 @@
 struct tp_limits {
 	bool set[TP_RES__COUNT];
 	double value[TP_RES__COUNT];	/* in the resource's summary unit */
+	bool end_set;			/* "end": an absolute deadline */
+	double end;			/* s since the epoch */
 };
 
 /* All parsers below add to @l (a later value for the same resource

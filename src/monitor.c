@@ -47,6 +47,7 @@ struct tp_monitor {
 	struct tp_series *series;
 	struct tp_files *files;
 	struct tp_cpu_window cpuwin;
+	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	pid_t root, self;
 	bool traced, root_done;
 	int root_status;
@@ -95,6 +96,12 @@ static void update_cores(struct tp_monitor *m, double t, double cpu)
 	cpuwin_add(&m->cpuwin, t, cpu);
 	if (cpuwin_rate(&m->cpuwin, TP_CORES_PEAK_WINDOW, &cores))
 		peak(m, TP_RES_CORES, cores, t);
+	if (m->o->exit_codes == TP_CODES_CCTOOLS) {
+		/* resource_monitor's judgement, which the engines expect */
+		m->cur[TP_RES_CORES] = cpuwin_cctools_cores(&m->cpuwin_slow, t, cpu);
+		m->cur_known[TP_RES_CORES] = true;
+		return;
+	}
 	/* the limit is judged on a longer window, so a burst is no violation */
 	if (cpuwin_rate(&m->cpuwin, TP_CORES_LIMIT_WINDOW, &cores)) {
 		m->cur[TP_RES_CORES] = cores;
@@ -174,6 +181,21 @@ static void escalate(struct tp_monitor *m)
 		watchdog_signal_all(&m->tree, SIGKILL);
 }
 
+/* Stop the task for a broken limit, already recorded in rep->exceeded;
+ * @who broke it (named in the summary). */
+static void stop_for_limit(struct tp_monitor *m, pid_t who)
+{
+	struct tp_report *rep = m->rep;
+
+	rep->exit_type = TP_EXIT_LIMITS;
+	if (who > 0) {
+		rep->violator_pid = who;
+		if (proc_read_cmdline(who, rep->violator_cmd, sizeof(rep->violator_cmd)) < 0)
+			rep->violator_cmd[0] = '\0';
+	}
+	stop_tree(m);
+}
+
 static void violation(struct tp_monitor *m, int r, pid_t who)
 {
 	struct tp_report *rep = m->rep;
@@ -182,16 +204,24 @@ static void violation(struct tp_monitor *m, int r, pid_t who)
 	rep->exceeded.value[r] = m->o->limits.value[r];
 	if (m->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
 		return;
-	error_msg("limit exceeded: %s %g %s > %g %s, stopping the task",
-		  res_info(r)->name, m->cur[r], res_info(r)->unit,
-		  m->o->limits.value[r], res_info(r)->unit);
-	rep->exit_type = TP_EXIT_LIMITS;
-	if (who > 0) {
-		rep->violator_pid = who;
-		if (proc_read_cmdline(who, rep->violator_cmd, sizeof(rep->violator_cmd)) < 0)
-			rep->violator_cmd[0] = '\0';
-	}
-	stop_tree(m);
+	warn_msg("limit exceeded: %s %g %s > %g %s, stopping the task",
+		 res_info(r)->name, m->cur[r], res_info(r)->unit,
+		 m->o->limits.value[r], res_info(r)->unit);
+	stop_for_limit(m, who);
+}
+
+/* The absolute deadline ("end", s since the epoch) has passed. */
+static void end_violation(struct tp_monitor *m)
+{
+	struct tp_report *rep = m->rep;
+
+	rep->exceeded.end_set = true;
+	rep->exceeded.end = m->o->limits.end;
+	if (m->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
+		return;
+	warn_msg("limit exceeded: end %.0f s since the epoch has passed, stopping the task",
+		 m->o->limits.end);
+	stop_for_limit(m, m->root);
 }
 
 /* @biggest is the process with the largest RSS, named for the memory
@@ -539,6 +569,9 @@ static void check_wall(struct tp_monitor *m)
 	m->cur_known[TP_RES_WALL_TIME] = true;
 	if (m->phase == TP_RUNNING && limits_exceeded(&m->o->limits, TP_RES_WALL_TIME, t))
 		violation(m, TP_RES_WALL_TIME, m->root);
+	if (m->phase == TP_RUNNING && m->o->limits.end_set && !m->rep->exceeded.end_set &&
+	    m->rep->start + t >= m->o->limits.end)
+		end_violation(m);
 }
 
 /* When the loop must wake up at the latest, in s from the start. */
@@ -549,6 +582,9 @@ static double next_deadline(const struct tp_monitor *m)
 	if (m->o->limits.set[TP_RES_WALL_TIME] && !m->rep->exceeded.set[TP_RES_WALL_TIME] &&
 	    m->o->limits.value[TP_RES_WALL_TIME] < at)
 		at = m->o->limits.value[TP_RES_WALL_TIME] + 1e-4;
+	if (m->o->limits.end_set && !m->rep->exceeded.end_set &&
+	    m->o->limits.end - m->rep->start < at)
+		at = m->o->limits.end - m->rep->start + 1e-4;
 	if (m->phase == TP_TERMINATING && m->kill_at < at)
 		at = m->kill_at;
 	if (m->phase == TP_KILLING && m->kill_at + 0.05 < at)
@@ -577,7 +613,7 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 		escalate(m);
 		return;
 	}
-	error_msg("got signal %d, stopping the task", sig);
+	warn_msg("got signal %d, stopping the task", sig);
 	m->rep->monitor_signal = sig;
 	if (m->rep->exit_type != TP_EXIT_LIMITS)
 		m->rep->exit_type = TP_EXIT_SIGNAL;
@@ -795,7 +831,7 @@ static void loop(struct tp_monitor *m)
 		if (m->traced && m->root_done && m->no_children) {
 			/* every tracee is a child for wait(): records left
 			 * now belong to no process (a bug), never wait for them */
-			error_msg("%u processes vanished untracked", m->tree.nlive);
+			warn_msg("%u processes vanished untracked", m->tree.nlive);
 			break;
 		}
 		sig = wait_signal(m);

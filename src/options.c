@@ -87,13 +87,17 @@ static void usage(void)
 "      --kill-grace=SECONDS          time between SIGTERM and SIGKILL (default 1)\n"
 "  Resources: wall_time cpu_time (s), memory virtual_memory swap_memory disk\n"
 "  bytes_read bytes_written (MB), cores, total_files, max_concurrent_processes,\n"
-"  total_processes.  Values take units: 2G, 512MiB, 90s, 1.5h.\n"
+"  total_processes; end (a deadline, s since the epoch).\n"
+"  Values take units: 2G, 512MiB, 90s, 1.5h.\n"
 "Exit status:\n"
 "      --exit-codes=task|cctools     task (default): the task's own status, 128+N\n"
 "                                    if killed by signal N, 124 stopped for a limit,\n"
 "                                    125 tpmon failed, 126/127 cannot run COMMAND;\n"
-"                                    cctools (default when run as resource_monitor):\n"
-"                                    0 ok, 1 task failed, 2 limit, 4 monitor error\n"
+"                                    cctools: 0 ok, 1 task failed, 2 limit, 3 wall_time,\n"
+"                                    4 monitor error; notes only in the -o file; the\n"
+"                                    summary as cctools reads it, all in TEMPLATE.tpmon.json.\n"
+"                                    Default: TPMON_EXIT_CODES, else cctools when run as\n"
+"                                    resource_monitor or with --no-pprint and --sh\n"
 "Other:\n"
 "  -d, --debug=SUBSYSTEM             debug messages (any subsystem: all)\n"
 "  -o, --debug-file=FILE             debug messages to FILE\n"
@@ -206,7 +210,7 @@ static int parse_limits(struct tp_options *o, int c, const char *arg)
 /* Apply one option; returns 0, 1 (served --help/--version), -1 (error).
  * @name is the option as written, for messages. */
 static int apply(struct tp_options *o, int c, const char *arg, const char *name,
-		 size_t *ndirs, size_t *nverb)
+		 size_t *ndirs, size_t *nverb, int *explicit_codes)
 {
 	char *k, *v;
 
@@ -241,14 +245,14 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_TRACKING:
 		return parse_choice(name, arg, "ptrace", "poll", (int *)&o->tracking);
 	case OPT_EXIT_CODES:
-		return parse_choice(name, arg, "task", "cctools", (int *)&o->exit_codes);
+		return parse_choice(name, arg, "task", "cctools", explicit_codes);
 	case 'd': debug_enabled = true; break;
 	case 'o': error_set_debug_file(arg); break;
 	case 'h': usage(); return 1;
 	case 'v': printf("tpmon %s\n", PACKAGE_VERSION); return 1;
 	case 'f': break;	/* the task always runs in the foreground */
 	case OPT_IGNORED: case OPT_IGNORED_ARG:
-		error_msg("note: %s: not implemented by tpmon, ignored", name);
+		warn_msg("note: %s: not implemented by tpmon, ignored", name);
 		break;
 	case OPT_PID:
 		error_msg("--pid: attaching to a running process is not supported");
@@ -259,21 +263,37 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	return 0;
 }
 
-static void set_defaults(struct tp_options *o, const char *argv0)
+static void set_defaults(struct tp_options *o)
 {
-	const char *codes = getenv("TPMON_EXIT_CODES");
-
 	memset(o, 0, sizeof(*o));
 	o->interval = 1.0;
 	o->kill_grace = 1.0;
 	o->pprint = true;
 	o->disk = true;
 	o->tracking = TP_TRACK_PTRACE;
-	o->exit_codes = invoked_as_resource_monitor(argv0) ? TP_CODES_CCTOOLS : TP_CODES_TASK;
-	if (codes && !strcmp(codes, "cctools"))
+	o->exit_codes = TP_CODES_TASK;
+}
+
+/* The exit-status convention, in this order: --exit-codes; then
+ * TPMON_EXIT_CODES; then cctools when run under resource_monitor's names,
+ * or with the command line every cctools engine writes ("MONITOR
+ * --no-pprint ... --sh CMD": both are resource_monitor's spellings);
+ * else tpmon's own.  Warnings then go where the convention wants them. */
+static void choose_exit_codes(struct tp_options *o, const char *argv0, int explicit_codes)
+{
+	const char *codes = getenv("TPMON_EXIT_CODES");
+
+	if (explicit_codes >= 0)
+		o->exit_codes = (enum tp_exit_codes)explicit_codes;
+	else if (codes && !strcmp(codes, "cctools"))
 		o->exit_codes = TP_CODES_CCTOOLS;
 	else if (codes && !strcmp(codes, "task"))
 		o->exit_codes = TP_CODES_TASK;
+	else if (invoked_as_resource_monitor(argv0) || (o->sh && !o->pprint))
+		o->exit_codes = TP_CODES_CCTOOLS;
+	else
+		o->exit_codes = TP_CODES_TASK;
+	error_warnings_quiet(o->exit_codes == TP_CODES_CCTOOLS);
 }
 
 static int finish(struct tp_options *o, int argc, char **argv)
@@ -305,12 +325,11 @@ static int finish(struct tp_options *o, int argc, char **argv)
 	return 0;
 }
 
-int options_parse(struct tp_options *o, int argc, char **argv)
+static int parse_all(struct tp_options *o, int argc, char **argv, int *explicit_codes)
 {
 	size_t ndirs = 0, nverb = 0;
 	int c;
 
-	set_defaults(o, argv[0]);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+O:i:c:L:l:V:d:o:hvf", long_opts, NULL)) != -1) {
@@ -323,12 +342,23 @@ int options_parse(struct tp_options *o, int argc, char **argv)
 					  argv[optind - 1]);
 			return -1;
 		}
-		int r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs, &nverb);
+		int r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs, &nverb,
+			      explicit_codes);
 
 		if (r)
 			return r;
 	}
 	return finish(o, argc, argv);
+}
+
+int options_parse(struct tp_options *o, int argc, char **argv)
+{
+	int explicit_codes = -1, r;
+
+	set_defaults(o);
+	r = parse_all(o, argc, argv, &explicit_codes);
+	choose_exit_codes(o, argv[0], explicit_codes);
+	return r;
 }
 
 void options_free(struct tp_options *o)

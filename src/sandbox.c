@@ -133,7 +133,7 @@ struct sock_fprog *sandbox_task_filter(bool trace_opens)
 	struct sock_fprog *prog = NULL;
 
 	if (!ctx) {
-		error_msg("seccomp_init failed");
+		warn_msg("seccomp_init failed");
 		return NULL;
 	}
 	/* no_new_privs is set by the child itself, only when needed */
@@ -144,7 +144,7 @@ struct sock_fprog *sandbox_task_filter(bool trace_opens)
 		prog = export_bpf(ctx);
 	}
 	if (!prog)
-		error_msg("cannot build the seccomp filter");
+		warn_msg("cannot build the seccomp filter");
 	seccomp_release(ctx);
 	return prog;
 }

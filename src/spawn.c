@@ -220,7 +220,7 @@ pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
 		if (tracer_seize(pid, o->trace_options) == 0)
 			*traced = true;
 		else
-			error_msg("ptrace refused (%s): falling back to /proc polling",
+			warn_msg("ptrace refused (%s): falling back to /proc polling",
 				  strerror(errno));
 	}
 	if (write(go[1], *traced ? "g" : "u", 1) != 1)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cctools.h"
 #include "error.h"
 #include "outfile.h"
 #include "summary.h"
@@ -107,6 +108,8 @@ static json_t *exceeded_object(const struct tp_report *r)
 			json_object_set_new(le, res_info(i)->name,
 					    measure(r->exceeded.value[i], res_info(i)->unit,
 						    res_decimals(i)));
+	if (r->exceeded.end_set)
+		json_object_set_new(le, "end", measure(r->exceeded.end, "s", 0));
 	if (json_object_size(le) == 0) {
 		json_decref(le);
 		return json_null();
@@ -268,17 +271,18 @@ void summary_release(void)
 	reserve = NULL;
 }
 
-int summary_write(const struct tp_options *o, const struct tp_report *r)
+/* Write @root as @path.  A checkpoint (@r->partial) leaves the reserve
+ * for the final summary and tells a failure once; the final summary
+ * (@reserved) may use the reserve. */
+static int write_json(const struct tp_options *o, const struct tp_report *r,
+		      const char *path, const json_t *root, bool reserved)
 {
-	json_t *root = build(o, r);
 	size_t flags = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER |
 		       (o->pprint ? JSON_INDENT(2) : JSON_COMPACT);
 	char *json = json_dumps(root, flags);
-	char *path = summary_path(o->template);
 	char *text_nl;
 	int ret;
 
-	json_decref(root);
 	if (!json)
 		error_msg_and_die("out of memory");
 	text_nl = xasprintf("%s\n", json);
@@ -286,20 +290,44 @@ int summary_write(const struct tp_options *o, const struct tp_report *r)
 	if (r->partial) {
 		static bool checkpoint_failed;
 
-		/* a checkpoint: the reserve is kept for the final summary,
-		 * and a failure is told once */
 		ret = outfile_write(path, text_nl, strlen(text_nl));
 		if (ret < 0 && !checkpoint_failed) {
-			perror_msg("cannot write %s (checkpoint; will retry)", path);
+			warn_msg("cannot write %s (checkpoint; will retry): %s", path,
+				 strerror(errno));
 			checkpoint_failed = true;
 		}
 	} else {
-		ret = outfile_write_reserved(path, text_nl, strlen(text_nl), &reserve);
+		ret = reserved ? outfile_write_reserved(path, text_nl, strlen(text_nl), &reserve) :
+				 outfile_write(path, text_nl, strlen(text_nl));
 		if (ret < 0)
 			perror_msg("cannot write %s", path);
-		summary_release();
 	}
 	free(text_nl);
+	return ret;
+}
+
+/* In cctools mode TEMPLATE.summary holds what the engines' parser knows
+ * and TEMPLATE.tpmon.json every field; otherwise the summary holds all. */
+int summary_write(const struct tp_options *o, const struct tp_report *r)
+{
+	json_t *root = build(o, r);
+	char *path = summary_path(o->template);
+	int ret;
+
+	if (o->exit_codes == TP_CODES_CCTOOLS) {
+		char *full = xasprintf("%s.tpmon.json", o->template);
+		json_t *view = cctools_view(root, o);
+
+		write_json(o, r, full, root, false);
+		ret = write_json(o, r, path, view, true);
+		json_decref(view);
+		free(full);
+	} else {
+		ret = write_json(o, r, path, root, true);
+	}
+	if (!r->partial)
+		summary_release();
+	json_decref(root);
 	free(path);
 	return ret;
 }

@@ -12,13 +12,16 @@
 #include "xmalloc.h"
 
 /* resource_monitor's statuses, which workflow engines interpret. */
-enum { RM_SUCCESS = 0, RM_TASK_ERROR = 1, RM_OVERFLOW = 2, RM_MONITOR_ERROR = 4 };
+enum { RM_SUCCESS = 0, RM_TASK_ERROR = 1, RM_OVERFLOW = 2, RM_TIME_EXPIRE = 3,
+       RM_MONITOR_ERROR = 4 };
 
 static int exit_code(const struct tp_options *o, const struct tp_report *r)
 {
 	if (o->exit_codes == TP_CODES_CCTOOLS) {
+		/* as current cctools: wall time is a timeout, not a resource
+		 * that a bigger allocation would fix */
 		if (r->exit_type == TP_EXIT_LIMITS && !o->measure_only)
-			return RM_OVERFLOW;
+			return r->exceeded.set[TP_RES_WALL_TIME] ? RM_TIME_EXPIRE : RM_OVERFLOW;
 		if (r->monitor_signal || r->signal || r->exit_status)
 			return RM_TASK_ERROR;
 		return RM_SUCCESS;

@@ -41,6 +41,19 @@ bool cpuwin_rate(const struct tp_cpu_window *w, double span, double *cores)
 	return false;
 }
 
+double cpuwin_cctools_cores(struct tp_cpu_window *w, double t, double cpu)
+{
+	double cores;
+
+	if (w->n == 0 || t - w->t[(w->head + w->n - 1) % TP_CPU_WINDOW_POINTS] >= 1.0)
+		cpuwin_add(w, t, cpu);
+	if (t < TP_CCTOOLS_CORES_WINDOW)
+		cores = cpu / TP_CCTOOLS_CORES_WINDOW;
+	else if (!cpuwin_rate(w, TP_CCTOOLS_CORES_WINDOW, &cores))
+		cores = cpu / t;
+	return cores - TP_CCTOOLS_CORES_ALLOWANCE;
+}
+
 int watchdog_check(const struct tp_limits *l, const double *cur, const bool *known)
 {
 	int r;

@@ -19,6 +19,15 @@ void cpuwin_add(struct tp_cpu_window *w, double t, double cpu);
  * while less than @span s of points exist. */
 bool cpuwin_rate(const struct tp_cpu_window *w, double span, double *cores);
 
+/* resource_monitor's figure for a cores limit, as it judges it
+ * (resource_monitor.c, peak_cores() and rmsummary_check_limits()): the CPU
+ * time of the last 180 s over 180 s (a task younger than that counts as
+ * idle before it started), less an allowance of 0.25 core.  Adds the point
+ * (@t, @cpu) to @w when it is at least 1 s after the newest one. */
+double cpuwin_cctools_cores(struct tp_cpu_window *w, double t, double cpu);
+#define TP_CCTOOLS_CORES_WINDOW 180.0
+#define TP_CCTOOLS_CORES_ALLOWANCE 0.25
+
 /* First resource of @cur that is over its limit in @l, or -1. */
 int watchdog_check(const struct tp_limits *l, const double *cur, const bool *known);
 

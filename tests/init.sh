@@ -247,7 +247,7 @@ run_tpmon_raw()
 # $tmp/out.summary.
 run_tpmon()
 {
-	rm -f "$tmp/out.summary" "$tmp/out.series" "$tmp/out.files"
+	rm -f "$tmp/out.summary" "$tmp/out.series" "$tmp/out.files" "$tmp/out.tpmon.json"
 	run_tpmon_raw -O "$tmp/out" "$@"
 }
 
