@@ -59,6 +59,7 @@ static void usage(void)
 	printf(
 "Usage: tpmon [OPTIONS] -- COMMAND [ARGS...]\n"
 "       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'   (or -c)\n"
+"       tpmon report [OPTIONS] INPUT...   sum up many summaries (--help)\n"
 "Run COMMAND, follow its whole process tree, enforce limits, and write\n"
 "a JSON summary of what the tree used to TEMPLATE.summary.\n"
 "\n"

@@ -8,6 +8,7 @@
 #include "monitor.h"
 #include "options.h"
 #include "outfile.h"
+#include "report/report.h"
 #include "summary.h"
 #include "xmalloc.h"
 
@@ -82,12 +83,35 @@ static int check_outputs(const struct tp_options *o)
 	return summary_prepare(o);
 }
 
+/* Subcommands, chosen by argv[1]; anything else is a command to monitor. */
+static const struct subcommand {
+	const char *name;
+	int (*run)(int argc, char **argv);	/* argv[0] is the name */
+} subcommands[] = {
+	{ "report", report_main },
+};
+
+static const struct subcommand *find_subcommand(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (strcmp(argv[1], subcommands[i].name) == 0)
+			return &subcommands[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	const struct subcommand *sub = find_subcommand(argc, argv);
 	struct tp_options o;
 	struct tp_report rep;
 	int r, status;
 
+	if (sub)
+		return sub->run(argc - 1, argv + 1);
 	r = options_parse(&o, argc, argv);
 	if (r != 0) {
 		status = r > 0 ? 0 : failure(&o, TP_EXIT_FAILURE);

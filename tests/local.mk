@@ -34,3 +34,4 @@ include $(srcdir)/tests/limits.mk
 include $(srcdir)/tests/engine-opts.mk
 include $(srcdir)/tests/hostile-core.mk
 include $(srcdir)/tests/hostile-outputs.mk
+include $(srcdir)/tests/report.mk

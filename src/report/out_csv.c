@@ -1,0 +1,75 @@
+/* out_csv.c: one row per task (RFC 4180): source file, category, command,
+ * exit_type, exit_status, host, then every resource as a plain number
+ * with its unit in the column name; an empty cell is unknown.  Rows come
+ * by group, in reading order within a group. */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "error.h"
+#include "report/output.h"
+
+/* A text cell, always quoted, quotes doubled; empty when NULL. */
+static void cell(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void row(FILE *f, const struct rp_task *t)
+{
+	int r;
+
+	cell(f, t->source);
+	fputc(',', f);
+	cell(f, t->category ? t->category : "default");
+	fputc(',', f);
+	cell(f, t->command);
+	fputc(',', f);
+	cell(f, t->exit_type);
+	fputc(',', f);
+	if (t->exit_status >= 0)
+		fprintf(f, "%ld", t->exit_status);
+	fputc(',', f);
+	cell(f, t->host);
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		fputc(',', f);
+		if (!isnan(t->v[r]))
+			fprintf(f, "%.15g", t->v[r]);
+	}
+	fputc('\n', f);
+}
+
+int rp_out_csv(const char *path, const struct rp_store *st,
+	       const struct rp_group *g, size_t ng)
+{
+	bool to_stdout = strcmp(path, "-") == 0;
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	size_t i, j;
+	int r;
+
+	if (!f) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "source,category,command,exit_type,exit_status,host");
+	for (r = 0; r < RP_RES__COUNT; r++)
+		fprintf(f, ",%s", rp_res_info(r)->csv_name);
+	fputc('\n', f);
+	for (i = 0; i < ng; i++)
+		for (j = 0; j < g[i].n; j++)
+			row(f, &st->tasks[g[i].idx[j]]);
+	if (to_stdout ? fflush(f) != 0 : fclose(f) != 0) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

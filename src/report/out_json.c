@@ -1,0 +1,94 @@
+/* out_json.c: the --json document, in the shape scripts rely on:
+ * {"categories": [{"category", "tasks", "succeeded", "exhausted",
+ * "failed", "resources": {RES: {"unit", "min", "median", "p95", "max",
+ * "mean"}}, "allocations": {MODE: {"cores", "memory", "disk"}}}]} */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <jansson.h>
+#include "error.h"
+#include "report/output.h"
+
+static json_t *number(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *resources(const struct rp_cat *c)
+{
+	json_t *o = json_object();
+	int r;
+
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		const struct rp_stats *s = &c->stats[r];
+		json_t *res;
+
+		if (!c->shown[r])
+			continue;
+		res = json_object();
+		json_object_set_new(res, "unit", json_string(rp_res_info(r)->unit));
+		json_object_set_new(res, "min", number(s->min));
+		json_object_set_new(res, "median", number(s->median));
+		json_object_set_new(res, "p95", number(s->p95));
+		json_object_set_new(res, "max", number(s->max));
+		json_object_set_new(res, "mean", number(s->mean));
+		json_object_set_new(o, rp_res_info(r)->name, res);
+	}
+	return o;
+}
+
+static json_t *allocations(const struct rp_cat *c)
+{
+	json_t *o = json_object();
+	int m, a;
+
+	for (m = 0; m < RP_MODE__COUNT; m++) {
+		json_t *mode = json_object();
+
+		for (a = 0; a < RP_A__COUNT; a++)
+			json_object_set_new(mode, rp_res_info(rp_ares_res(a))->name,
+					    c->alloc[m][a] < 0 ? json_null() :
+					    json_integer(c->alloc[m][a]));
+		json_object_set_new(o, rp_mode_key(m), mode);
+	}
+	return o;
+}
+
+static json_t *category(const struct rp_cat *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "category", json_string(c->group->name));
+	json_object_set_new(o, "tasks", json_integer((json_int_t)c->tasks));
+	json_object_set_new(o, "succeeded", json_integer((json_int_t)c->succeeded));
+	json_object_set_new(o, "exhausted", json_integer((json_int_t)c->exhausted));
+	json_object_set_new(o, "failed", json_integer((json_int_t)c->failed));
+	json_object_set_new(o, "resources", resources(c));
+	json_object_set_new(o, "allocations", allocations(c));
+	return o;
+}
+
+int rp_out_json(const char *path, const struct rp_cat *c, size_t n)
+{
+	json_t *root = json_object(), *cats = json_array();
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(cats, category(&c[i]));
+	json_object_set_new(root, "categories", cats);
+	if (strcmp(path, "-") == 0) {
+		r = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		fputc('\n', stdout);
+		fflush(stdout);
+	} else {
+		r = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	}
+	json_decref(root);
+	if (r < 0) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,22 @@
+/* output.h: the report's outputs, each from the analysed groups. */
+#ifndef TPMON_REPORT_OUTPUT_H
+#define TPMON_REPORT_OUTPUT_H
+
+#include <stdio.h>
+#include "report/analysis.h"
+#include "report/store.h"
+
+/* Per category: counts, figures, allocations, fit and waste; 80 columns. */
+void rp_out_text(FILE *f, const struct rp_cat *c, size_t n);
+
+/* The --json document.  0, or -1 after an error message. */
+int rp_out_json(const char *path, const struct rp_cat *c, size_t n);
+
+/* One row per task.  0, or -1 after an error message. */
+int rp_out_csv(const char *path, const struct rp_store *st,
+	       const struct rp_group *g, size_t ng);
+
+/* An allocation for people: "2", "3750 MB", "-". */
+const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v);
+
+#endif

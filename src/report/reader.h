@@ -1,0 +1,20 @@
+/* reader.h: the report's inputs (summary files, directories of them,
+ * Work Queue and TaskVine transaction logs) read into a store. */
+#ifndef TPMON_REPORT_READER_H
+#define TPMON_REPORT_READER_H
+
+#include "report/store.h"
+
+/* Read @path into @st: a directory is searched recursively (in name
+ * order, symbolic links not followed) for *.summary and *.tpmon.json; a
+ * file is a summary when it starts with '{', else a transaction log.
+ * X.tpmon.json is read instead of X.summary when both exist.  A bad file
+ * is skipped with a one-line warning (counted in st->skipped).
+ * Returns 0, or -1 after an error message (missing input, directory
+ * without summaries). */
+int rp_read_input(struct rp_store *st, const char *path);
+
+/* Read one summary file into @st.  0, or -1 after a warning. */
+int rp_read_summary_file(struct rp_store *st, const char *path);
+
+#endif

@@ -1,0 +1,129 @@
+/* ropts.c: getopt_long over `tpmon report`'s options. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+#include "report/ropts.h"
+#include "units.h"
+
+enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML };
+
+static const struct option long_opts[] = {
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "plots", required_argument, NULL, OPT_PLOTS },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(void)
+{
+	printf(
+"Usage: tpmon report [OPTIONS] INPUT...\n"
+"Sum up many tasks' resource summaries: per category, how the tasks ended,\n"
+"min/median/p95/max/mean of each resource, and the first allocations that\n"
+"Work Queue's and TaskVine's category code would choose for them.\n"
+"\n"
+"INPUT: .summary files, directories (searched recursively for *.summary;\n"
+"X.tpmon.json is read instead of X.summary when both exist), Work Queue\n"
+"or TaskVine transaction logs.\n"
+"\n"
+"  --by=category|command|none   group tasks by their category field\n"
+"                               (default), their program, or not at all\n"
+"  --max=RES=VALUE              explicit maximum for the allocations of RES\n"
+"                               (cores, memory, disk; e.g. memory=4G),\n"
+"                               as a category's max resources in cctools\n"
+"  --csv=FILE|-                 one row per task, units in column names\n"
+"  --json=FILE|-                the per-category table as JSON\n"
+"  --plots=DIR                  histograms (PNG and SVG) per category and\n"
+"                               resource with the allocations marked, and a\n"
+"                               memory/wall-time scatter (needs gnuplot)\n"
+"  --html=FILE                  one self-contained page: tables and plots\n"
+"  -h, --help                   this help\n"
+"\n"
+"The terminal report is printed unless --csv or --json writes to stdout.\n"
+"Median and p95 interpolate linearly between closest ranks (as numpy).\n"
+"Exit status: 0, or 1 when an input is missing, a directory holds no\n"
+"summary, no task was read, or an output cannot be written.\n");
+}
+
+static int parse_by(struct rp_options *o, const char *arg)
+{
+	if (strcmp(arg, "category") == 0)
+		o->by = RP_BY_CATEGORY;
+	else if (strcmp(arg, "command") == 0)
+		o->by = RP_BY_COMMAND;
+	else if (strcmp(arg, "none") == 0)
+		o->by = RP_BY_NONE;
+	else {
+		error_msg("report: --by: '%s' is not category, command or none", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_max(struct rp_options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char why[128];
+	int a;
+
+	for (a = 0; eq && a < RP_A__COUNT; a++) {
+		const struct rp_res_info *ri = rp_res_info(rp_ares_res(a));
+
+		if (strlen(ri->name) != (size_t)(eq - arg) ||
+		    strncmp(arg, ri->name, (size_t)(eq - arg)) != 0)
+			continue;
+		if (units_parse(ri->kind, eq + 1, &o->max[a], why, sizeof(why)) < 0) {
+			error_msg("report: --max %s: %s", arg, why);
+			return -1;
+		}
+		return 0;
+	}
+	error_msg("report: --max: '%s' is not RES=VALUE with RES cores, memory or disk",
+		  arg);
+	return -1;
+}
+
+int rp_options_parse(struct rp_options *o, int argc, char **argv)
+{
+	int c, a;
+
+	memset(o, 0, sizeof(*o));
+	for (a = 0; a < RP_A__COUNT; a++)
+		o->max[a] = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_BY:
+			if (parse_by(o, optarg) < 0)
+				return -1;
+			break;
+		case OPT_MAX:
+			if (parse_max(o, optarg) < 0)
+				return -1;
+			break;
+		case OPT_CSV: o->csv = optarg; break;
+		case OPT_JSON: o->json = optarg; break;
+		case OPT_PLOTS: o->plots = optarg; break;
+		case OPT_HTML: o->html = optarg; break;
+		case 'h':
+			usage();
+			return 1;
+		default:
+			error_msg("report: try 'tpmon report --help'");
+			return -1;
+		}
+	}
+	o->inputs = argv + optind;
+	o->ninputs = argc - optind;
+	if (o->ninputs < 1) {
+		error_msg("report: no input (try 'tpmon report --help')");
+		return -1;
+	}
+	return 0;
+}

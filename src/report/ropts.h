@@ -1,0 +1,20 @@
+/* ropts.h: the options of `tpmon report`. */
+#ifndef TPMON_REPORT_ROPTS_H
+#define TPMON_REPORT_ROPTS_H
+
+#include "report/analysis.h"
+#include "report/store.h"
+
+struct rp_options {
+	enum rp_by by;
+	double max[RP_A__COUNT];	/* --max, < 0 when not given */
+	const char *csv, *json, *plots, *html;	/* borrowed from argv */
+	char **inputs;			/* borrowed from argv */
+	int ninputs;
+};
+
+/* Parse `report`'s @argc/@argv (argv[0] is "report").  Returns 0, 1 after
+ * --help, or -1 after an error message. */
+int rp_options_parse(struct rp_options *o, int argc, char **argv);
+
+#endif

@@ -1,0 +1,57 @@
+/* rtask.h: one task as the report sees it (the resources it used, how it
+ * ended, where it came from) and the table of the resources it reports. */
+#ifndef TPMON_REPORT_RTASK_H
+#define TPMON_REPORT_RTASK_H
+
+#include <stdbool.h>
+#include "resources.h"
+
+/* The resources a report shows, in the order it shows them. */
+enum rp_res {
+	RP_CORES,
+	RP_MEMORY,
+	RP_MEMORY_PSS,
+	RP_DISK,
+	RP_WALL_TIME,
+	RP_CPU_TIME,
+	RP_BYTES_READ,
+	RP_BYTES_WRITTEN,
+	RP_GPUS,
+	RP_BYTES_RECEIVED,
+	RP_BYTES_SENT,
+	RP_RES__COUNT
+};
+
+struct rp_res_info {
+	const char *name;	/* summary field, e.g. "memory" */
+	const char *unit;	/* unit of the values, e.g. "MB" */
+	const char *csv_name;	/* CSV column, unit in the name: "memory_MB" */
+	enum tp_unit_kind kind;	/* how a [value, unit] pair converts */
+	bool optional;		/* shown only when some task has a value */
+	double bucket;		/* cctools' histogram bucket size, 0: none */
+};
+
+const struct rp_res_info *rp_res_info(enum rp_res r);
+
+/* How a task ended. */
+enum rp_end { RP_SUCCEEDED, RP_EXHAUSTED, RP_FAILED };
+
+struct rp_task {
+	double v[RP_RES__COUNT];	/* NAN when unknown */
+	char *category;		/* owned; "default" when the task has none */
+	char *command;		/* owned or NULL */
+	char *exit_type;	/* owned or NULL (the summary had none) */
+	char *host;		/* owned or NULL */
+	const char *source;	/* borrowed from the store's list of sources */
+	long exit_status;	/* -1 when unknown */
+	enum rp_end end;
+	bool normal;		/* enters cctools' histograms: exit_type absent or "normal" */
+};
+
+/* Free what @t owns (not @t itself). */
+void rp_task_clear(struct rp_task *t);
+
+/* Set @t->end and @t->normal from its exit_type and exit_status. */
+void rp_task_classify(struct rp_task *t);
+
+#endif

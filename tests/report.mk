@@ -1,0 +1,11 @@
+## tests/report.mk: `tpmon report`: unit tests of its statistics and of its
+## copy of cctools' allocation code, and scenario tests of its inputs and
+## outputs (included by tests/local.mk).
+UNIT_TESTS += tests/unit/test-report
+tests_unit_test_report_SOURCES = tests/unit/test-report.c tests/unit/tap.h
+tests_unit_test_report_LDADD = $(REPORT_LIBS)
+
+REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test
+TESTS += $(REPORT_TESTS)
+EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-txn.log tests/report/vine-transactions \
+	tests/report/cctools-alloc.c tests/report/gen-summaries.awk
