@@ -7,5 +7,5 @@ tests_unit_test_report_LDADD = $(REPORT_LIBS)
 
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-txn.log tests/report/vine-transactions \
+EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/cctools-alloc.c tests/report/gen-summaries.awk

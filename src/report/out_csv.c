@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "error.h"
@@ -51,9 +52,9 @@ static void row(FILE *f, const struct rp_task *t)
 int rp_out_csv(const char *path, const struct rp_store *st,
 	       const struct rp_group *g, size_t ng)
 {
-	bool to_stdout = strcmp(path, "-") == 0;
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
-	size_t i, j;
+	char *buf = NULL;
+	size_t len = 0, i, j;
+	FILE *f = open_memstream(&buf, &len);
 	int r;
 
 	if (!f) {
@@ -67,9 +68,17 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 	for (i = 0; i < ng; i++)
 		for (j = 0; j < g[i].n; j++)
 			row(f, &st->tasks[g[i].idx[j]]);
-	if (to_stdout ? fflush(f) != 0 : fclose(f) != 0) {
+	if (fclose(f) != 0) {
 		error_msg("cannot write %s: %s", path, strerror(errno));
+		free(buf);
 		return -1;
 	}
-	return 0;
+	if (strcmp(path, "-") == 0)
+		r = (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) ? -1 : 0;
+	else
+		r = rp_write_file(path, buf, len);
+	if (r < 0)
+		error_msg("cannot write %s: %s", path, strerror(errno));
+	free(buf);
+	return r;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "error.h"
@@ -72,23 +73,27 @@ static json_t *category(const struct rp_cat *c)
 int rp_out_json(const char *path, const struct rp_cat *c, size_t n)
 {
 	json_t *root = json_object(), *cats = json_array();
+	char *text;
 	size_t i;
-	int r;
+	int r = -1;
 
 	for (i = 0; i < n; i++)
 		json_array_append_new(cats, category(&c[i]));
 	json_object_set_new(root, "categories", cats);
-	if (strcmp(path, "-") == 0) {
-		r = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-		fputc('\n', stdout);
-		fflush(stdout);
-	} else {
-		r = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-	}
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			  JSON_REAL_PRECISION(12));
 	json_decref(root);
-	if (r < 0) {
-		error_msg("cannot write %s: %s", path, strerror(errno));
+	if (!text) {
+		error_msg("cannot write %s: out of memory", path);
 		return -1;
 	}
-	return 0;
+	if (strcmp(path, "-") == 0)
+		r = (fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 ||
+		     fflush(stdout) != 0) ? -1 : 0;
+	else
+		r = rp_write_file(path, text, strlen(text));
+	if (r < 0)
+		error_msg("cannot write %s: %s", path, strerror(errno));
+	free(text);
+	return r;
 }

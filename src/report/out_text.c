@@ -2,11 +2,17 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "outfile.h"
 #include "report/fmt.h"
 #include "report/output.h"
 
 /* Longest category name printed whole in a title line. */
 #define NAME_MAX_SHOWN 40
+
+int rp_write_file(const char *path, const void *data, size_t len)
+{
+	return outfile_write(path, data, len);
+}
 
 const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v)
 {

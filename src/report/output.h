@@ -16,6 +16,10 @@ int rp_out_json(const char *path, const struct rp_cat *c, size_t n);
 int rp_out_csv(const char *path, const struct rp_store *st,
 	       const struct rp_group *g, size_t ng);
 
+/* Write @len bytes as the new file @path, all at once (temporary file and
+ * rename, as tpmon's other outputs).  0, or -1 with errno set. */
+int rp_write_file(const char *path, const void *data, size_t len);
+
 /* An allocation for people: "2", "3750 MB", "-". */
 const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v);
 
