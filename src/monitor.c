@@ -29,6 +29,7 @@
 #include "series.h"
 #include "files.h"
 #include "spawn.h"
+#include "story.h"
 #include "tracer.h"
 #include "watchdog.h"
 #include "xmalloc.h"
@@ -46,6 +47,7 @@ struct tp_monitor {
 	struct tp_disk *disk;
 	struct tp_series *series;
 	struct tp_files *files;
+	struct tp_story *story;		/* process records, trace */
 	struct tp_cpu_window cpuwin;
 	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	pid_t root, self;
@@ -245,6 +247,7 @@ static void check_limits(struct tp_monitor *m, pid_t biggest)
 
 static void process_born(struct tp_monitor *m, pid_t pid)
 {
+	story_born(m->story, &m->tree, ptree_proc(&m->tree, pid));
 	if (m->phase == TP_KILLING || m->rep->exit_type == TP_EXIT_LIMITS ||
 	    m->rep->monitor_signal) {
 		kill(pid, SIGKILL);
@@ -412,6 +415,12 @@ static void on_exec(struct tp_monitor *m, const struct tp_event *ev)
 		ptree_exec_moved(&m->tree, ev->tid, old);
 	if (m->files)
 		files_exec(m->files, ev->tid);
+	if (m->story) {
+		struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
+
+		if (th)
+			story_exec(m->story, th->proc);
+	}
 	tracer_resume(ev->tid, 0);
 }
 
@@ -443,6 +452,9 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 	if (th && ev->tid == th->proc->pid) {
 		uint64_t hwm = (uint64_t)ev->ru.ru_maxrss;
 
+		th->proc->status = ev->status;
+		th->proc->status_known = true;
+
 		if (hwm > th->proc->hwm_kb)
 			th->proc->hwm_kb = hwm;
 		note_hwm(m, th->proc->hwm_kb);
@@ -468,6 +480,7 @@ static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 {
 	debug_msg("event %d tid %d sig %d msg %lu%s", (int)ev->kind, (int)ev->tid,
 		  ev->sig, ev->msg, ev->zombie ? " zombie" : "");
+	m->tree.now = now_rel(m);	/* births and deaths happen now */
 	switch (ev->kind) {
 	case TP_EV_NEW_CHILD: on_new_child(m, ev); break;
 	case TP_EV_EXEC: on_exec(m, ev); break;
@@ -546,6 +559,7 @@ static void sample(struct tp_monitor *m)
 	struct tp_sample s;
 	double t = now_rel(m), cost;
 
+	m->tree.now = t;
 	if (!m->traced)
 		sampler_discover(&m->tree, m->root, m->self);
 	sampler_sample(&m->tree, t, &s);
@@ -554,6 +568,7 @@ static void sample(struct tp_monitor *m)
 	update_from_sample(m, &s);
 	if (m->series)
 		series_add(m->series, &s, m->rep, m->cur);
+	story_sample(m->story, &m->tree, &s);
 	if (m->phase == TP_RUNNING)
 		check_limits(m, s.biggest_pid);
 	if (t - m->last_checkpoint >= checkpoint_period(m->o))
@@ -795,7 +810,8 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.child_sigchld = &m->old_sigchld;
 	so.child_nofile = &m->old_nofile;
 	so.trace = m->o->tracking == TP_TRACK_PTRACE;
-	so.trace_options = tracer_options(m->o->inotify);
+	/* exec events name each process for its record and trace span */
+	so.trace_options = tracer_options(m->o->inotify || story_wanted(m->o), m->o->inotify);
 	if (so.trace) {
 		/* no process may leave the tree (and, with --with-inotify,
 		 * opens stop in the tracer) */
@@ -881,6 +897,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		goto out;
 	if (!m.traced)
 		rep->tracking_ptrace = false;
+	m.story = story_open(o, &m.tree, m.self);
 	ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
 	ptree_thread(&m.tree, m.root)->started = true;
 	if (o->inotify && m.traced)
@@ -897,9 +914,19 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		s.t = now_rel(&m);
 		series_add(m.series, &s, rep, m.cur);
 	}
+	if (m.story) {
+		struct tp_sample s;
+
+		m.tree.now = now_rel(&m);
+		sampler_sample(&m.tree, m.tree.now, &s);	/* the counters at the end */
+		s.t = m.tree.now;
+		story_sample(m.story, &m.tree, &s);
+	}
 	if (m.files)
 		files_write(m.files, o->template);
 out:
+	m.tree.now = now_rel(&m);
+	story_close(m.story, &m.tree);	/* records of processes left, if any */
 	disk_stop(m.disk);
 	series_close(m.series);
 	files_free(m.files);

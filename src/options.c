@@ -16,7 +16,7 @@ enum {
 	OPT_MEASURE_ONLY = 256, OPT_KILL_GRACE, OPT_NO_PPRINT, OPT_MEASURE_DIR,
 	OPT_NO_DISK, OPT_SERIES, OPT_INOTIFY, OPT_TRACKING, OPT_EXIT_CODES,
 	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID, OPT_UPDATE_SUMMARY,
-	OPT_SNAPSHOT_EVENTS,
+	OPT_SNAPSHOT_EVENTS, OPT_RECORDS, OPT_TRACE, OPT_QUIET,
 };
 
 static const struct option long_opts[] = {
@@ -33,6 +33,9 @@ static const struct option long_opts[] = {
 	{ "without-disk-footprint", no_argument, NULL, OPT_NO_DISK },
 	{ "with-time-series", no_argument, NULL, OPT_SERIES },
 	{ "with-inotify", no_argument, NULL, OPT_INOTIFY },
+	{ "with-process-records", no_argument, NULL, OPT_RECORDS },
+	{ "with-trace", no_argument, NULL, OPT_TRACE },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "tracking", required_argument, NULL, OPT_TRACKING },
 	{ "exit-codes", required_argument, NULL, OPT_EXIT_CODES },
 	{ "debug", required_argument, NULL, 'd' },
@@ -68,6 +71,11 @@ static void usage(void)
 "                                    resource-pid-PID in the current directory)\n"
 "      --with-time-series            also write TEMPLATE.series, one line per sample\n"
 "      --with-inotify                also write TEMPLATE.files, files opened by the tree\n"
+"      --with-process-records        also write TEMPLATE.processes, one JSON line per\n"
+"                                    process, written as it ends\n"
+"      --with-trace                  also write TEMPLATE.trace.json, a trace to open in\n"
+"                                    Perfetto or chrome://tracing\n"
+"      --quiet                       no short summary on stderr when it is a terminal\n"
 "  -V, --verbatim-to-summary='KEY: VALUE'  add a field to the summary (repeatable)\n"
 "      --no-pprint                   write the summary on one line\n"
 "      --update-summary              rewrite the summary every interval while the\n"
@@ -243,6 +251,9 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_SERIES: o->time_series = true; break;
 	case OPT_UPDATE_SUMMARY: o->update_summary = true; break;
 	case OPT_INOTIFY: o->inotify = true; break;
+	case OPT_RECORDS: o->process_records = true; break;
+	case OPT_TRACE: o->trace = true; break;
+	case OPT_QUIET: o->quiet = true; break;
 	case OPT_TRACKING:
 		return parse_choice(name, arg, "ptrace", "poll", (int *)&o->tracking);
 	case OPT_EXIT_CODES:

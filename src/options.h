@@ -28,6 +28,9 @@ struct tp_options {
 	const char *snapshot_events;	/* --snapshot-events FILE, or NULL */
 	pid_t pid;			/* --pid: follow this running process, or 0 */
 	bool inotify;
+	bool process_records;		/* TEMPLATE.processes */
+	bool trace;			/* TEMPLATE.trace.json */
+	bool quiet;			/* no summary on a terminal */
 	enum tp_tracking tracking;
 	enum tp_exit_codes exit_codes;
 	const char **verbatim;		/* "key: value" strings, NULL-terminated */

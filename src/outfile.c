@@ -222,6 +222,15 @@ struct tp_outfile *outfile_open(const char *path)
 	return f;
 }
 
+int outfile_steal_fd(struct tp_outfile *f)
+{
+	int fd = f->fd;
+
+	free(f->path);
+	free(f);
+	return fd;
+}
+
 int outfile_append(struct tp_outfile *f, const void *data, size_t len)
 {
 	ssize_t n;

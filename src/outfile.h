@@ -49,6 +49,9 @@ struct tp_outfile *outfile_open(const char *path);
  * is cut back to the last whole record.  The first failure prints one
  * message; later ones are silent.  0 or -1. */
 int outfile_append(struct tp_outfile *f, const void *data, size_t len);
+/* Take the descriptor of @f (positioned at 0) and free @f: for a file
+ * written through stdio (the process records, the trace). */
+int outfile_steal_fd(struct tp_outfile *f);
 /* Records that could not be written so far. */
 unsigned long outfile_lost(const struct tp_outfile *f);
 /* Close and free; 0, or -1 if any record was lost or close failed. */

@@ -353,6 +353,19 @@ int proc_read_cmdline(pid_t pid, char *buf, size_t len)
 	return 0;
 }
 
+int proc_read_exe(pid_t pid, char *buf, size_t len)
+{
+	char path[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%d/exe", (int)pid);
+	n = readlinkat(proc_fd, path, buf, len - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
 long proc_page_size(void)
 {
 	static long v;

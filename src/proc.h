@@ -69,6 +69,7 @@ int proc_read_rollup(pid_t pid, struct proc_rollup *r);
 int proc_read_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
 int proc_read_loadavg(double *load1);
 int proc_read_cmdline(pid_t pid, char *buf, size_t len);	/* args joined by ' ' */
+int proc_read_exe(pid_t pid, char *buf, size_t len);	/* the /proc/PID/exe link */
 
 long proc_page_size(void);
 long proc_clock_ticks(void);

@@ -54,6 +54,8 @@ void ptree_free(struct tp_ptree *t)
 
 			t->pbuckets[i] = p->hnext;
 			close_fds(t, p);
+			free(p->exe);
+			free(p->cmdline);
 			free(p);
 		}
 	}
@@ -95,6 +97,7 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 	if (p->nthreads > 0)
 		p->had_threads = true;
 	p->nthreads++;
+	p->threads_seen++;
 	t->nthreads++;
 	return th;
 }
@@ -109,8 +112,14 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->stat_fd = -1;
 	p->sched_fd = -1;
 	p->io_fd = -1;
-	if (parent)
+	p->born = t->now;
+	p->died = -1;
+	if (parent) {
 		parent->had_children = true;
+		p->parent_serial = parent->serial;
+	} else if (t->total_processes > 0) {
+		p->parent_serial = 1;	/* creator unknown: under the root */
+	}
 	p->hnext = t->pbuckets[bucket(pid)];
 	t->pbuckets[bucket(pid)] = p;
 	p->next = t->live;
@@ -119,6 +128,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	t->live = p;
 	t->nlive++;
 	t->total_processes++;
+	p->serial = t->total_processes;
 	if (t->nlive > t->max_live)
 		t->max_live = t->nlive;
 	ptree_add_thread(t, p, pid);
@@ -181,6 +191,9 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	close_fds(t, p);
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
+	p->died = t->now;
+	if (t->on_end)
+		t->on_end(t->on_end_arg, p, &a);
 	while (*pp != p)
 		pp = &(*pp)->hnext;
 	*pp = p->hnext;
@@ -191,7 +204,25 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	if (p->next)
 		p->next->prev = p->prev;
 	t->nlive--;
+	free(p->exe);
+	free(p->cmdline);
 	free(p);
+}
+
+/* Drop every thread record of @p. */
+static void drop_threads(struct tp_ptree *t, struct tp_proc *p)
+{
+	while (p->nthreads > 0) {
+		unsigned i;
+		struct tp_thread *o = NULL;
+
+		for (i = 0; i < NBUCKETS && !o; i++)
+			for (o = t->tbuckets[i]; o && o->proc != p; o = o->hnext)
+				;
+		if (!o)
+			break;
+		unlink_thread(t, o);
+	}
 }
 
 bool ptree_thread_gone(struct tp_ptree *t, pid_t tid)
@@ -206,21 +237,21 @@ bool ptree_thread_gone(struct tp_ptree *t, pid_t tid)
 	/* The leader is reported last (the kernel delays it), so the
 	 * process ends with its leader or when no thread is left. */
 	if (tid == p->pid || p->nthreads == 0) {
-		while (p->nthreads > 0) {
-			unsigned i;
-			struct tp_thread *o = NULL;
-
-			for (i = 0; i < NBUCKETS && !o; i++)
-				for (o = t->tbuckets[i]; o && o->proc != p; o = o->hnext)
-					;
-			if (!o)
-				break;
-			unlink_thread(t, o);
-		}
+		drop_threads(t, p);
 		end_proc(t, p);
 		return true;
 	}
 	return false;
+}
+
+void ptree_end_all(struct tp_ptree *t)
+{
+	while (t->live) {
+		struct tp_proc *p = t->live;
+
+		drop_threads(t, p);
+		end_proc(t, p);
+	}
 }
 
 void ptree_exec_moved(struct tp_ptree *t, pid_t pid, pid_t old_tid)

@@ -50,6 +50,18 @@ struct tp_proc {
 	bool rollup_due;	/* its own layout changed: re-read its PSS */
 	uint64_t hwm_kb;	/* peak RSS known for this process */
 
+	/* its story (process records, trace) */
+	unsigned long serial;	/* 1, 2, ... in order of creation */
+	unsigned long parent_serial;	/* serial of its creator, 0 for the root */
+	double born, died;	/* s from the task's start (t->now then) */
+	unsigned threads_seen;	/* threads it ever had, its first included */
+	unsigned threads_peak;	/* most threads seen at once in its stat */
+	int status;		/* wait status of its leader, when status_known */
+	bool status_known;
+	char *exe;		/* owned, or NULL: executable after its last exec */
+	char *cmdline;		/* owned, or NULL: arguments joined by ' ', bounded */
+	bool named;		/* exe and cmdline were read from its /proc */
+
 	struct tp_proc *hnext;
 	struct tp_proc *prev, *next;	/* list of live processes */
 };
@@ -68,6 +80,12 @@ struct tp_ptree {
 	double full_rollup_at;		/* sampler: when all PSS were last read */
 	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
 	unsigned fd_budget;		/* sampler: how many may be kept open */
+	double now;			/* s from the start, kept by the monitor:
+					 * the time of births and deaths */
+	/* called as each process ends, before its record is freed, with its
+	 * final figures; NULL for none */
+	void (*on_end)(void *arg, const struct tp_proc *p, const struct tp_acct *a);
+	void *on_end_arg;
 };
 
 void ptree_init(struct tp_ptree *t);
@@ -85,6 +103,10 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 /* Thread @tid was reaped: drop it; when it was the last one, the process
  * ends (its figures are folded into the totals) and true is returned. */
 bool ptree_thread_gone(struct tp_ptree *t, pid_t tid);
+
+/* End every process still in the table (calling on_end for each), for a
+ * run that stops while records remain. */
+void ptree_end_all(struct tp_ptree *t);
 
 /* A non-leader thread @old_tid of process @pid called execve: it now has
  * tid @pid; the old leader is gone without a death report. */

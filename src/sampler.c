@@ -177,6 +177,8 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 		return -1;
 	p->stat_at = now;
 	p->single = st.num_threads == 1;
+	if (st.num_threads > (long)p->threads_peak)
+		p->threads_peak = (unsigned)st.num_threads;
 	p->run_ns = have_run ? run_ns : UINT64_MAX;
 	if (!p->starttime)
 		p->starttime = st.starttime;

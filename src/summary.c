@@ -13,42 +13,10 @@
 #include <unistd.h>
 #include "cctools.h"
 #include "error.h"
+#include "jsontext.h"
 #include "outfile.h"
 #include "summary.h"
 #include "xmalloc.h"
-
-/* A string that is valid UTF-8: invalid bytes become U+FFFD. */
-static json_t *text(const char *s)
-{
-	size_t len = strlen(s), i = 0, o = 0;
-	char *buf;
-	json_t *j;
-
-	j = json_stringn(s, len);
-	if (j)
-		return j;
-	buf = xmalloc(len * 3 + 1);
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 :
-			   (c >> 3) == 30 ? 4 : 0;
-		json_t *probe = n && i + n <= len ? json_stringn(s + i, n) : NULL;
-
-		if (probe) {
-			memcpy(buf + o, s + i, n);
-			o += n;
-			i += n;
-			json_decref(probe);
-		} else {
-			memcpy(buf + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
-	j = json_stringn(buf, o);
-	free(buf);
-	return j;
-}
 
 static json_t *measure(double v, const char *unit, int decimals)
 {
@@ -142,7 +110,7 @@ static void add_verbatim(json_t *root, const struct tp_options *o)
 
 		if (options_split_verbatim(*v, &key, &value) < 0)
 			continue;
-		json_object_set_new(root, key, text(value));
+		json_object_set_new(root, key, jsontext_new(value));
 		free(key);
 		free(value);
 	}
@@ -168,7 +136,7 @@ static void add_exit(json_t *root, const struct tp_options *o, const struct tp_r
 	/* flat, not an object: cctools readers reject unknown objects */
 	if (r->violator_pid) {
 		json_object_set_new(root, "limit_violator_pid", json_integer(r->violator_pid));
-		json_object_set_new(root, "limit_violator_command", text(r->violator_cmd));
+		json_object_set_new(root, "limit_violator_command", jsontext_new(r->violator_cmd));
 	}
 }
 
@@ -181,8 +149,8 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	gethostname(host, sizeof(host) - 1);
 	json_object_set_new(root, "executable_type", json_string("dynamic"));
 	json_object_set_new(root, "monitor_version", json_string("tpmon " PACKAGE_VERSION));
-	json_object_set_new(root, "host", text(host));
-	json_object_set_new(root, "command", text(o->command));
+	json_object_set_new(root, "host", jsontext_new(host));
+	json_object_set_new(root, "command", jsontext_new(o->command));
 	add_exit(root, o, r);
 	json_object_set_new(root, "start", measure(r->start, "s", 6));
 	json_object_set_new(root, "end", measure(r->end, "s", 6));

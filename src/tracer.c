@@ -2,7 +2,8 @@
  * and for signals: no syscall stops, no exec or exit stops (with SEIZE an
  * exec sends no SIGTRAP, and an exited thread is peeked at with WNOWAIT
  * and read from /proc while it is a zombie).  --with-inotify adds exec
- * stops and the open family routed here by its seccomp filter. */
+ * stops and the open family routed here by its seccomp filter; process
+ * records and the trace add exec stops (to name each process). */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -11,13 +12,15 @@
 #include "error.h"
 #include "tracer.h"
 
-unsigned tracer_options(bool inotify)
+unsigned tracer_options(bool exec, bool seccomp)
 {
 	unsigned o = PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 		     PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL;
 
-	if (inotify)
-		o |= PTRACE_O_TRACEEXEC | PTRACE_O_TRACESECCOMP;
+	if (exec)
+		o |= PTRACE_O_TRACEEXEC;
+	if (seccomp)
+		o |= PTRACE_O_TRACESECCOMP;
 	return o;
 }
 

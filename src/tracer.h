@@ -38,8 +38,8 @@ struct tp_event {
 
 /* Options every tracee gets: fork/vfork/clone events and EXITKILL.
  * Exits need no stop: a thread's figures are read from its zombie.
- * @inotify adds exec events and PTRACE_O_TRACESECCOMP. */
-unsigned tracer_options(bool inotify);
+ * @exec adds exec events, @seccomp PTRACE_O_TRACESECCOMP. */
+unsigned tracer_options(bool exec, bool seccomp);
 
 /* PTRACE_SEIZE @pid with @options.  0, or -1 with errno. */
 int tracer_seize(pid_t pid, unsigned options);

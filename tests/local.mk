@@ -35,3 +35,4 @@ include $(srcdir)/tests/engine-opts.mk
 include $(srcdir)/tests/hostile-core.mk
 include $(srcdir)/tests/hostile-outputs.mk
 include $(srcdir)/tests/report.mk
+include $(srcdir)/tests/story.mk

@@ -1,0 +1,113 @@
+/* records.c: the process records.  A line is formatted and buffered as
+ * its process ends, and nothing of the process is kept after that, so a
+ * tree of 100,000 short processes costs tpmon no memory. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "error.h"
+#include "jsontext.h"
+#include "records.h"
+#include "stream.h"
+#include "xmalloc.h"
+
+struct tp_records {
+	FILE *f;
+	pid_t monitor;
+};
+
+struct tp_records *records_open(const char *template, pid_t monitor)
+{
+	char *path = xasprintf("%s.processes", template);
+	FILE *f = stream_create(path);
+	struct tp_records *r;
+
+	free(path);
+	if (!f)
+		return NULL;
+	r = xmalloc(sizeof(*r));
+	r->f = f;
+	r->monitor = monitor;
+	return r;
+}
+
+static json_t *real(double v, double scale)
+{
+	return json_real(round(v * scale) / scale);
+}
+
+static json_t *opt_text(const char *s)
+{
+	return s ? jsontext_new(s) : json_null();
+}
+
+const char *records_name(const struct tp_proc *p)
+{
+	const char *slash;
+
+	if (!p->exe)
+		return p->comm[0] ? p->comm : "?";
+	slash = strrchr(p->exe, '/');
+	return slash && slash[1] ? slash + 1 : p->exe;
+}
+
+json_t *records_figures(const struct tp_proc *p, const struct tp_acct *a)
+{
+	json_t *o = json_object();
+	int st = p->status;
+
+	json_object_set_new(o, "executable", p->exe ? jsontext_new(p->exe) :
+			    p->comm[0] ? jsontext_new(p->comm) : json_null());
+	json_object_set_new(o, "command", opt_text(p->cmdline));
+	json_object_set_new(o, "exit_status", p->status_known && WIFEXITED(st) ?
+			    json_integer(WEXITSTATUS(st)) : json_null());
+	json_object_set_new(o, "signal", p->status_known && WIFSIGNALED(st) ?
+			    json_integer(WTERMSIG(st)) : json_null());
+	json_object_set_new(o, "cpu_time", real((double)a->cpu_ns / 1e9, 1e6));
+	json_object_set_new(o, "peak_rss", real((double)p->hwm_kb / 1024.0, 1e3));
+	json_object_set_new(o, "bytes_read", json_integer((json_int_t)a->io.read_bytes));
+	json_object_set_new(o, "bytes_written", json_integer((json_int_t)a->io.write_bytes));
+	json_object_set_new(o, "rchar", json_integer((json_int_t)a->io.rchar));
+	json_object_set_new(o, "wchar", json_integer((json_int_t)a->io.wchar));
+	json_object_set_new(o, "threads", json_integer(p->threads_seen > p->threads_peak ?
+						     p->threads_seen : p->threads_peak));
+	return o;
+}
+
+void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_acct *a)
+{
+	json_t *o, *fig;
+
+	if (!r)
+		return;
+	o = json_object();
+	json_object_set_new(o, "id", json_integer((json_int_t)p->serial));
+	json_object_set_new(o, "parent", p->parent_serial ?
+			    json_integer((json_int_t)p->parent_serial) : json_null());
+	json_object_set_new(o, "pid", json_integer(p->pid));
+	json_object_set_new(o, "ppid", json_integer(p->serial == 1 ? r->monitor : p->ppid));
+	json_object_set_new(o, "start", real(p->born, 1e6));
+	json_object_set_new(o, "end", real(p->died, 1e6));
+	fig = records_figures(p, a);
+	json_object_update(o, fig);
+	json_decref(fig);
+	if (json_dumpf(o, r->f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) < 0 ||
+	    fputc('\n', r->f) == EOF)
+		debug_msg("process record of %d not written", (int)p->pid);
+	json_decref(o);
+}
+
+void records_flush(struct tp_records *r)
+{
+	if (r)
+		fflush(r->f);
+}
+
+void records_close(struct tp_records *r)
+{
+	if (!r)
+		return;
+	if (fclose(r->f) != 0)
+		perror_msg("cannot write the process records");
+	free(r);
+}
