@@ -2,8 +2,10 @@
  * allocated blocks and its apparent size, so neither errs low: 100,000
  * one-byte files use 400 MB of blocks, and a sparse 20 GB file counts
  * 20 GB (it may fill in, and the engines size later tasks on it, as on
- * resource_monitor's apparent sizes).  Hard links are counted once.  Runs in its own thread: it
- * only reads the file system and never touches ptrace. */
+ * resource_monitor's apparent sizes).  Hard links are counted once.  The
+ * walk has no depth limit and keeps one directory open at a time.  Runs
+ * in its own thread: it only reads the file system and never touches
+ * ptrace. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +22,29 @@
 #include "error.h"
 #include "xmalloc.h"
 
+/* A set of (device, inode) pairs, open addressing. */
 struct inode_set {
-	uint64_t *keys;
+	uint64_t *keys;		/* 0: empty slot */
 	size_t n, cap;
+};
+
+/* What one walk found. */
+struct walk {
+	struct tp_disk *d;
+	uint64_t bytes;
+	long files;
+	bool partial;		/* something could not be read */
+	struct inode_set links;	/* multiply-linked files counted */
+	struct inode_set dirs;	/* directories entered */
+};
+
+/* One directory on the path from the walked root to the current one. */
+struct frame {
+	dev_t dev;
+	ino_t ino;
+	char *name;		/* in its parent (NULL for the root) */
+	char **subdirs;		/* still to walk */
+	size_t n, next, cap;
 };
 
 struct tp_disk {
@@ -32,27 +54,70 @@ struct tp_disk {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool stop, want_walk, have;
-	bool abort_walk;		/* read unlocked by walk_dir(): atomics */
+	bool abort_walk;		/* read unlocked by the walk: atomics */
 	unsigned long started, done;	/* walks begun, last one completed */
 	double mb, when;
 	long files;
+	bool partial, warned;
 };
 
-/* Remember a multiply-linked inode; true if it was already counted. */
+static uint64_t inode_key(dev_t dev, ino_t ino)
+{
+	uint64_t k = ((uint64_t)dev << 40) ^ (uint64_t)ino;
+
+	return k ? k : 1;
+}
+
+/* Add (@dev, @ino); true if it was already there. */
 static bool seen_before(struct inode_set *s, dev_t dev, ino_t ino)
 {
-	uint64_t key = ((uint64_t)dev << 40) ^ (uint64_t)ino;
+	uint64_t key = inode_key(dev, ino);
 	size_t i;
 
-	for (i = 0; i < s->n; i++)
+	if (2 * (s->n + 1) > s->cap) {
+		struct inode_set bigger = { NULL, 0, s->cap ? s->cap * 2 : 256 };
+
+		bigger.keys = xcalloc(bigger.cap, sizeof(uint64_t));
+		for (i = 0; i < s->cap; i++)
+			if (s->keys[i]) {
+				size_t j = (size_t)(s->keys[i] * 0x9e3779b97f4a7c15ull) & (bigger.cap - 1);
+
+				while (bigger.keys[j])
+					j = (j + 1) & (bigger.cap - 1);
+				bigger.keys[j] = s->keys[i];
+			}
+		bigger.n = s->n;
+		free(s->keys);
+		*s = bigger;
+	}
+	for (i = (size_t)(key * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->keys[i];
+	     i = (i + 1) & (s->cap - 1))
 		if (s->keys[i] == key)
 			return true;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->keys = xreallocarray(s->keys, s->cap, sizeof(*s->keys));
-	}
-	s->keys[s->n++] = key;
+	s->keys[i] = key;
+	s->n++;
 	return false;
+}
+
+static bool aborted(const struct walk *w)
+{
+	return __atomic_load_n(&w->d->abort_walk, __ATOMIC_RELAXED);
+}
+
+/* Something could not be read: the figures become lower bounds.  A file
+ * or directory that vanished meanwhile is no loss. */
+static void lost_always(struct walk *w, const char *what, int err)
+{
+	w->partial = true;
+	if (!__atomic_exchange_n(&w->d->warned, true, __ATOMIC_RELAXED))
+		error_msg("disk walk: cannot read %s: %s (disk and total_files are lower bounds)",
+			  what, strerror(err));
+}
+
+static void lost(struct walk *w, const char *what, int err)
+{
+	if (err != ENOENT)
+		lost_always(w, what, err);
 }
 
 /* What a file counts: the larger of its blocks and its apparent size
@@ -66,59 +131,205 @@ static uint64_t file_bytes(const struct stat *st)
 	return blocks;
 }
 
-static void walk_dir(struct tp_disk *d, int dfd, uint64_t *bytes, long *files,
-		     struct inode_set *links, int depth)
+/* The footprint of one entry (a file with several links counts once). */
+static void count_entry(struct walk *w, const struct stat *st)
 {
-	DIR *dir = fdopendir(dfd);
-	struct dirent *de;
+	if (st->st_nlink > 1 && !S_ISDIR(st->st_mode) &&
+	    seen_before(&w->links, st->st_dev, st->st_ino))
+		return;
+	w->bytes += file_bytes(st);
+	if (!S_ISDIR(st->st_mode))
+		w->files++;
+}
+
+static void frame_add_subdir(struct frame *f, const char *name)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 8;
+		f->subdirs = xreallocarray(f->subdirs, f->cap, sizeof(char *));
+	}
+	f->subdirs[f->n++] = xstrdup(name);
+}
+
+static void frame_free(struct frame *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->subdirs[i]);
+	free(f->subdirs);
+	free(f->name);
+}
+
+/* Count every entry of directory @fd and list its subdirectories in @f;
+ * @fd stays open. */
+static void scan(struct walk *w, int fd, struct frame *f)
+{
+	int copy = dup(fd);
+	DIR *dir = copy >= 0 ? fdopendir(copy) : NULL;
 
 	if (!dir) {
-		close(dfd);
+		lost(w, f->name ? f->name : "a directory", errno);
+		if (copy >= 0)
+			close(copy);
 		return;
 	}
-	while ((de = readdir(dir))) {
+	for (;;) {
+		struct dirent *de;
 		struct stat st;
 
-		if (__atomic_load_n(&d->abort_walk, __ATOMIC_RELAXED))
+		errno = 0;
+		de = readdir(dir);
+		if (!de) {
+			if (errno)
+				lost(w, f->name ? f->name : "a directory", errno);
+			break;
+		}
+		if (aborted(w))
 			break;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (st.st_nlink > 1 && !S_ISDIR(st.st_mode) &&
-		    seen_before(links, st.st_dev, st.st_ino))
-			continue;
-		*bytes += file_bytes(&st);
-		if (!S_ISDIR(st.st_mode)) {
-			(*files)++;
+		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			lost(w, de->d_name, errno);
 			continue;
 		}
-		if (depth < 256) {
-			int sub = openat(dirfd(dir), de->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-			if (sub >= 0)
-				walk_dir(d, sub, bytes, files, links, depth + 1);
-		}
+		count_entry(w, &st);
+		if (S_ISDIR(st.st_mode))
+			frame_add_subdir(f, de->d_name);
 	}
 	closedir(dir);
 }
 
-static void walk_all(struct tp_disk *d, double *mb, long *files)
+/* Open the directory of frame @k by walking down from the root again,
+ * checking each step against the frames (used when ".." led elsewhere:
+ * the task moved directories during the walk).  -1 if the path changed. */
+static int reopen(const char *root, struct frame *stack, size_t k)
 {
-	uint64_t bytes = 0;
-	struct inode_set links = { NULL, 0, 0 };
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t i;
+
+	for (i = 0; fd >= 0; i++) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || st.st_dev != stack[i].dev || st.st_ino != stack[i].ino) {
+			close(fd);
+			return -1;
+		}
+		if (i == k)
+			return fd;
+		{
+			int sub = openat(fd, stack[i + 1].name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			close(fd);
+			fd = sub;
+		}
+	}
+	return -1;
+}
+
+/* Walk the tree under @root without recursion and with one descriptor
+ * open: down with openat(O_NOFOLLOW), back up with "..", checked against
+ * the device and inode seen on the way down.  No depth limit; links are
+ * never followed and a directory reached twice (a bind mount of an
+ * ancestor) is walked once. */
+static void walk_tree(struct walk *w, const char *root)
+{
+	struct frame *stack;
+	size_t depth = 0, cap = 16;
+	bool done = false;
+	struct stat st;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		lost_always(w, root, errno);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (seen_before(&w->dirs, st.st_dev, st.st_ino)) {
+		close(fd);
+		return;
+	}
+	stack = xcalloc(cap, sizeof(*stack));
+	stack[0].dev = st.st_dev;
+	stack[0].ino = st.st_ino;
+	scan(w, fd, &stack[0]);
+	while (fd >= 0 && !aborted(w)) {
+		struct frame *top = &stack[depth];
+
+		if (top->next < top->n) {
+			const char *name = top->subdirs[top->next++];
+			int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub < 0 || fstat(sub, &st) < 0) {
+				lost(w, name, errno);
+				if (sub >= 0)
+					close(sub);
+				continue;
+			}
+			if (seen_before(&w->dirs, st.st_dev, st.st_ino)) {
+				close(sub);
+				continue;
+			}
+			if (++depth == cap) {
+				cap *= 2;
+				stack = xreallocarray(stack, cap, sizeof(*stack));
+			}
+			memset(&stack[depth], 0, sizeof(*stack));
+			stack[depth].dev = st.st_dev;
+			stack[depth].ino = st.st_ino;
+			stack[depth].name = xstrdup(name);
+			close(fd);
+			fd = sub;
+			scan(w, fd, &stack[depth]);
+			continue;
+		}
+		frame_free(top);
+		if (depth == 0) {
+			done = true;
+			break;
+		}
+		depth--;
+		{
+			int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			close(fd);
+			fd = up;
+			if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_dev != stack[depth].dev ||
+					st.st_ino != stack[depth].ino)) {
+				close(fd);
+				fd = -1;
+			}
+			if (fd < 0)
+				fd = reopen(root, stack, depth);
+			if (fd < 0)
+				lost(w, "a directory moved during the walk", EAGAIN);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	/* frames left by an abort or a moved directory */
+	if (!done)
+		for (depth++; depth > 0; depth--)
+			frame_free(&stack[depth - 1]);
+	free(stack);
+}
+
+static void walk_all(struct tp_disk *d, double *mb, long *files, bool *partial)
+{
+	struct walk w;
 	char **dir;
 
-	*files = 0;
-	for (dir = d->dirs; *dir; dir++) {
-		int fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (fd >= 0)
-			walk_dir(d, fd, &bytes, files, &links, 0);
-	}
-	free(links.keys);
-	*mb = (double)bytes / (1024.0 * 1024.0);
+	memset(&w, 0, sizeof(w));
+	w.d = d;
+	for (dir = d->dirs; *dir && !aborted(&w); dir++)
+		walk_tree(&w, *dir);
+	free(w.links.keys);
+	free(w.dirs.keys);
+	*files = w.files;
+	*partial = w.partial;
+	*mb = (double)w.bytes / (1024.0 * 1024.0);
 }
 
 static void wait_period(struct tp_disk *d, double secs)
@@ -140,6 +351,7 @@ static void *disk_thread(void *arg)
 	struct tp_disk *d = arg;
 	double mb;
 	long files;
+	bool partial;
 
 	pthread_mutex_lock(&d->lock);
 	while (!d->stop) {
@@ -150,12 +362,13 @@ static void *disk_thread(void *arg)
 		__atomic_store_n(&d->abort_walk, false, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&d->lock);
 		t0 = clock_mono();
-		walk_all(d, &mb, &files);
+		walk_all(d, &mb, &files, &partial);
 		took = clock_mono() - t0;
 		pthread_mutex_lock(&d->lock);
 		if (!__atomic_load_n(&d->abort_walk, __ATOMIC_RELAXED)) {
 			d->mb = mb;
 			d->files = files;
+			d->partial = partial;
 			d->when = clock_mono();
 			d->have = true;
 			d->done = mine;
@@ -246,6 +459,16 @@ void disk_final(struct tp_disk *d, double *mb, long *files)
 	*mb = d->mb;
 	*files = d->files;
 	pthread_mutex_unlock(&d->lock);
+}
+
+bool disk_partial(struct tp_disk *d)
+{
+	bool partial;
+
+	pthread_mutex_lock(&d->lock);
+	partial = d->partial;
+	pthread_mutex_unlock(&d->lock);
+	return partial;
 }
 
 void disk_stop(struct tp_disk *d)

@@ -22,6 +22,10 @@ bool disk_latest(struct tp_disk *d, double *mb, long *files, double *when);
 /* Ask for a fresh walk now and wait for it to finish (at the end of a task). */
 void disk_final(struct tp_disk *d, double *mb, long *files);
 
+/* Was some part of the latest walk unreadable (its figures are then
+ * lower bounds)?  A file removed during the walk does not count. */
+bool disk_partial(struct tp_disk *d);
+
 void disk_stop(struct tp_disk *d);
 
 #endif

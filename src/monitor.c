@@ -122,6 +122,8 @@ static void update_disk(struct tp_monitor *m, double t)
 		return;
 	peak(m, TP_RES_DISK, mb, t);
 	peak(m, TP_RES_TOTAL_FILES, (double)files, t);
+	if (disk_partial(m->disk))
+		m->rep->disk_partial = true;	/* a peak may be a lower bound */
 }
 
 static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
@@ -713,6 +715,8 @@ static void finish_report(struct tp_monitor *m)
 		disk_final(m->disk, &mb, &files);
 		peak(m, TP_RES_DISK, mb, t);
 		peak(m, TP_RES_TOTAL_FILES, (double)files, t);
+		if (disk_partial(m->disk))
+			rep->disk_partial = true;
 	}
 	fill_report(m, t);
 	if (WIFSIGNALED(m->root_status)) {

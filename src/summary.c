@@ -174,6 +174,9 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "tracking", json_string(r->tracking_ptrace ? "ptrace" : "poll"));
 	if (r->partial)
 		json_object_set_new(root, "partial", json_true());
+	/* disk and total_files are then lower bounds */
+	if (r->disk_partial)
+		json_object_set_new(root, "disk_partial", json_true());
 	add_verbatim(root, o);
 	return root;
 }
@@ -187,7 +190,7 @@ bool summary_field_reserved(const char *key)
 		"cores_avg", "memory_pss", "bytes_received", "bytes_sent", "bandwidth",
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
-		"peak_times", "tracking", "partial",
+		"peak_times", "tracking", "partial", "disk_partial",
 	};
 	size_t i;
 

@@ -33,6 +33,7 @@ struct tp_report {
 	char violator_cmd[256];
 	unsigned leftover;		/* processes alive when the main one ended */
 	bool tracking_ptrace;
+	bool disk_partial;		/* disk walk could not read everything */
 	bool partial;			/* a checkpoint during the run */
 };
 
