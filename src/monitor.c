@@ -21,7 +21,9 @@
 #include "clock.h"
 #include "disk.h"
 #include "error.h"
+#include "gpu.h"
 #include "monitor.h"
+#include "net.h"
 #include "proc.h"
 #include "ptree.h"
 #include "sampler.h"
@@ -50,6 +52,9 @@ struct tp_monitor {
 	struct tp_story *story;		/* process records, trace */
 	struct tp_cpu_window cpuwin;
 	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
+	struct tp_net *net;		/* NULL: network figures unknown */
+	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
+	struct tp_cpu_window netwin;	/* (time, Mbit sent + received) */
 	pid_t root, self;
 	bool traced, root_done;
 	int root_status;
@@ -113,6 +118,45 @@ static void update_cores(struct tp_monitor *m, double t, double cpu)
 	}
 }
 
+/* The tree's TCP traffic so far; bandwidth is the rate over the newest
+ * span of at least TP_CORES_PEAK_WINDOW s, and for the limit
+ * TP_CORES_LIMIT_WINDOW s, as for cores. */
+static void update_net(struct tp_monitor *m, double t)
+{
+	uint64_t sent, recv;
+	double mbps = 0;
+
+	if (!m->net)
+		return;
+	net_sample(m->net, &m->tree);
+	net_totals(m->net, &sent, &recv);
+	peak(m, TP_RES_BYTES_SENT, (double)sent / 1048576.0, t);
+	peak(m, TP_RES_BYTES_RECEIVED, (double)recv / 1048576.0, t);
+	cpuwin_add(&m->netwin, t, (double)(sent + recv) * 8 / 1e6);
+	if (cpuwin_rate(&m->netwin, TP_CORES_PEAK_WINDOW, &mbps))
+		peak(m, TP_RES_BANDWIDTH, mbps, t);
+	m->cur_known[TP_RES_BANDWIDTH] = cpuwin_rate(&m->netwin, TP_CORES_LIMIT_WINDOW, &mbps);
+	m->cur[TP_RES_BANDWIDTH] = mbps;
+	if (!m->rep->known[TP_RES_BANDWIDTH]) {
+		m->rep->known[TP_RES_BANDWIDTH] = true;	/* 0 until a window is full */
+		m->rep->peak_time[TP_RES_BANDWIDTH] = -1;
+	}
+}
+
+/* The tree's GPUs: distinct devices used, GPU memory now (the limit) and
+ * at its peak, SM utilization. */
+static void update_gpu(struct tp_monitor *m, double t)
+{
+	struct tp_gpu_figures f;
+
+	gpu_sample(m->gpu, &m->tree, t);
+	if (!gpu_figures(m->gpu, &f))
+		return;
+	peak(m, TP_RES_GPUS, (double)f.devices_used, t);
+	peak(m, TP_RES_GPU_MEMORY, f.memory_mb, t);
+	m->rep->gpu_cores_now = f.cores;
+}
+
 static void update_disk(struct tp_monitor *m, double t)
 {
 	double mb, when;
@@ -153,6 +197,8 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	m->rep->acct = s->acct;
 	update_cores(m, t, cpu);
 	update_disk(m, t);
+	update_net(m, t);
+	update_gpu(m, t);
 	if (proc_read_loadavg(&load) == 0 && (!m->rep->load_known || load > m->rep->machine_load)) {
 		m->rep->machine_load = load;
 		m->rep->load_known = true;
@@ -240,8 +286,13 @@ static void check_limits(struct tp_monitor *m, pid_t biggest)
 			      r == TP_RES_SWAP_MEMORY || r == TP_RES_MAX_CONCURRENT_PROCESSES ||
 			      r == TP_RES_TOTAL_PROCESSES;
 
-		violation(m, r, memory ? biggest : m->root);
 		m->cur_known[r] = false;	/* report each resource once per check */
+		/* the engines pass the task's declared gpus (0 when it
+		 * declared none) and keep it to its devices themselves;
+		 * resource_monitor never enforced it */
+		if (r == TP_RES_GPUS && m->o->exit_codes == TP_CODES_CCTOOLS)
+			continue;
+		violation(m, r, memory ? biggest : m->root);
 	}
 }
 
@@ -255,6 +306,7 @@ static void process_born(struct tp_monitor *m, pid_t pid)
 		kill(pid, SIGKILL);
 		return;
 	}
+	gpu_note_pid(m->gpu, pid);
 	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = m->tree.nlive;
 	m->cur[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
 	m->cur_known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
@@ -478,6 +530,16 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 	}
 }
 
+/* connect, accept or accept4 by @tid: tell the network counter which
+ * socket, before the call goes on. */
+static void on_net_call(struct tp_monitor *m, pid_t tid)
+{
+	struct tp_thread *th = ptree_thread(&m->tree, tid);
+
+	if (th)
+		net_syscall(m->net, th->proc->pid, tid);
+}
+
 static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 {
 	debug_msg("event %d tid %d sig %d msg %lu%s", (int)ev->kind, (int)ev->tid,
@@ -489,7 +551,9 @@ static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 	case TP_EV_PTRACE_STOP: on_ptrace_stop(m, ev); break;
 	case TP_EV_SIGNAL: tracer_resume(ev->tid, ev->sig); break;
 	case TP_EV_SECCOMP:
-		if (m->files)
+		if (ev->msg == TP_TRAP_NET)
+			on_net_call(m, ev->tid);
+		else if (m->files)
 			files_syscall(m->files, ev->tid);
 		tracer_resume(ev->tid, 0);
 		break;
@@ -639,6 +703,36 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 
 /* --- report ---------------------------------------------------------- */
 
+static void fill_gpu(struct tp_monitor *m, double t)
+{
+	struct tp_report *rep = m->rep;
+	struct tp_gpu_figures f;
+
+	if (!gpu_figures(m->gpu, &f))
+		return;
+	rep->gpu_known = true;
+	rep->known[TP_RES_GPUS] = rep->known[TP_RES_GPU_MEMORY] = true;
+	if (f.devices_used > rep->value[TP_RES_GPUS]) {
+		rep->value[TP_RES_GPUS] = f.devices_used;
+		rep->peak_time[TP_RES_GPUS] = t;
+	}
+	/* a process's own peak, from its accounting record, bounds the
+	 * tree's even when no sample caught it */
+	if (f.peak_memory_mb > rep->value[TP_RES_GPU_MEMORY]) {
+		rep->value[TP_RES_GPU_MEMORY] = f.peak_memory_mb;
+		rep->peak_time[TP_RES_GPU_MEMORY] = t;
+	}
+	m->cur[TP_RES_GPU_MEMORY] = f.memory_mb;	/* for the series' last line */
+	rep->gpu_cores_now = f.cores;
+	rep->gpu_util_known = f.util_known;
+	rep->gpu_cores = f.peak_cores;
+	rep->gpu_time = f.gpu_seconds;
+	rep->gpu_cores_avg = t > 0 ? f.gpu_seconds / t : 0;
+	/* a task shorter than a sample: its average is its peak */
+	if (rep->gpu_cores_avg > rep->gpu_cores)
+		rep->gpu_cores = rep->gpu_cores_avg;
+}
+
 static void fill_report(struct tp_monitor *m, double t)
 {
 	struct tp_report *rep = m->rep;
@@ -688,6 +782,28 @@ static void fill_report(struct tp_monitor *m, double t)
 		rep->known[TP_RES_CORES] = true;
 		rep->peak_time[TP_RES_CORES] = t;
 	}
+	if (m->net) {
+		uint64_t sent, recv;
+		double avg;
+
+		net_totals(m->net, &sent, &recv);
+		rep->value[TP_RES_BYTES_SENT] = (double)sent / 1048576.0;
+		rep->value[TP_RES_BYTES_RECEIVED] = (double)recv / 1048576.0;
+		rep->known[TP_RES_BYTES_SENT] = rep->known[TP_RES_BYTES_RECEIVED] = true;
+		rep->peak_time[TP_RES_BYTES_SENT] = rep->peak_time[TP_RES_BYTES_RECEIVED] = t;
+		/* a task shorter than the window: its average is its peak */
+		avg = t > 0 ? (double)(sent + recv) * 8 / 1e6 / t : 0;
+		if (!rep->known[TP_RES_BANDWIDTH] ||
+		    (rep->peak_time[TP_RES_BANDWIDTH] < 0 && avg >= rep->value[TP_RES_BANDWIDTH])) {
+			rep->value[TP_RES_BANDWIDTH] = avg;
+			rep->known[TP_RES_BANDWIDTH] = true;
+			rep->peak_time[TP_RES_BANDWIDTH] = t;
+		}
+		/* for the series' last line */
+		m->cur[TP_RES_BYTES_SENT] = rep->value[TP_RES_BYTES_SENT];
+		m->cur[TP_RES_BYTES_RECEIVED] = rep->value[TP_RES_BYTES_RECEIVED];
+	}
+	fill_gpu(m, t);
 	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	rep->tracking_ptrace = m->traced;
 }
@@ -718,6 +834,8 @@ static void finish_report(struct tp_monitor *m)
 		if (disk_partial(m->disk))
 			rep->disk_partial = true;
 	}
+	net_end(m->net, &m->tree);	/* sockets closing as the tree ended */
+	gpu_sample(m->gpu, &m->tree, t);	/* accounting records of the last processes */
 	fill_report(m, t);
 	if (WIFSIGNALED(m->root_status)) {
 		rep->signal = WTERMSIG(m->root_status);
@@ -814,19 +932,31 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.child_sigchld = &m->old_sigchld;
 	so.child_nofile = &m->old_nofile;
 	so.trace = m->o->tracking == TP_TRACK_PTRACE;
-	/* exec events name each process for its record and trace span */
-	so.trace_options = tracer_options(m->o->inotify || story_wanted(m->o), m->o->inotify);
 	if (so.trace) {
-		/* no process may leave the tree (and, with --with-inotify,
-		 * opens stop in the tracer) */
-		filter = sandbox_task_filter(m->o->inotify);
+		/* no process may leave the tree; connect and accept stop in
+		 * the tracer for the network figures (and, with
+		 * --with-inotify, opens) */
+		filter = sandbox_task_filter(m->o->inotify, m->net != NULL);
 		so.filter = filter;
 		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
 	}
+	/* exec events name each process for its record and trace span */
+	so.trace_options = tracer_options(m->o->inotify || story_wanted(m->o),
+					  filter && (m->o->inotify || m->net));
 	pid = spawn_start(&so, &m->traced, status);
 	sandbox_filter_free(filter);
 	free(path);
 	return pid;
+}
+
+/* NVML from TPMON_NVML_LIBRARY (empty: none), else from the loader path. */
+static struct tp_gpu *open_gpu(void)
+{
+	const char *lib = getenv("TPMON_NVML_LIBRARY");
+
+	if (lib && !*lib)
+		return NULL;
+	return gpu_open(lib, clock_wall());
 }
 
 /* Sleep until a signal or the next deadline, whichever comes first. */
@@ -896,6 +1026,8 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	/* made before the task exists, so it cannot race its creation */
 	if (o->time_series)
 		m.series = series_open(o->template);
+	m.net = net_new();
+	m.gpu = open_gpu();
 	m.root = start_task(&m, &old, &status);
 	if (m.root < 0)
 		goto out;
@@ -903,6 +1035,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		rep->tracking_ptrace = false;
 	m.story = story_open(o, &m.tree, m.self);
 	ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
+	gpu_note_pid(m.gpu, m.root);
 	ptree_thread(&m.tree, m.root)->started = true;
 	if (o->inotify && m.traced)
 		m.files = files_new();
@@ -932,6 +1065,8 @@ out:
 	m.tree.now = now_rel(&m);
 	story_close(m.story, &m.tree);	/* records of processes left, if any */
 	disk_stop(m.disk);
+	net_free(m.net);
+	gpu_free(m.gpu);
 	series_close(m.series);
 	files_free(m.files);
 	ptree_free(&m.tree);

@@ -56,6 +56,7 @@ void ptree_free(struct tp_ptree *t)
 			close_fds(t, p);
 			free(p->exe);
 			free(p->cmdline);
+			free(p->sock_ino);
 			free(p);
 		}
 	}
@@ -206,6 +207,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	t->nlive--;
 	free(p->exe);
 	free(p->cmdline);
+	free(p->sock_ino);
 	free(p);
 }
 

@@ -49,6 +49,9 @@ struct tp_proc {
 	uint64_t rollup_key;	/* rss and vsize when rollup was last read */
 	bool rollup_due;	/* its own layout changed: re-read its PSS */
 	uint64_t hwm_kb;	/* peak RSS known for this process */
+	uint64_t *sock_ino;	/* net: inodes of its sockets at the last fd scan */
+	unsigned nsock;		/* net: how many */
+	uint64_t net_key;	/* net: its CPU time at the last fd scan, +1 */
 
 	/* its story (process records, trace) */
 	unsigned long serial;	/* 1, 2, ... in order of creation */

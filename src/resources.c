@@ -14,6 +14,11 @@ static const struct tp_res_info res_table[TP_RES__COUNT] = {
 	[TP_RES_TOTAL_FILES] = { "total_files", "files", TP_UNIT_COUNT, false },
 	[TP_RES_BYTES_READ] = { "bytes_read", "MB", TP_UNIT_SIZE, true },
 	[TP_RES_BYTES_WRITTEN] = { "bytes_written", "MB", TP_UNIT_SIZE, true },
+	[TP_RES_BYTES_RECEIVED] = { "bytes_received", "MB", TP_UNIT_SIZE, true },
+	[TP_RES_BYTES_SENT] = { "bytes_sent", "MB", TP_UNIT_SIZE, true },
+	[TP_RES_BANDWIDTH] = { "bandwidth", "Mbps", TP_UNIT_CORES, false },
+	[TP_RES_GPUS] = { "gpus", "gpus", TP_UNIT_COUNT, true },
+	[TP_RES_GPU_MEMORY] = { "gpu_memory", "MB", TP_UNIT_SIZE, true },
 	[TP_RES_CORES] = { "cores", "cores", TP_UNIT_CORES, false },
 	[TP_RES_MAX_CONCURRENT_PROCESSES] =
 		{ "max_concurrent_processes", "procs", TP_UNIT_COUNT, false },
@@ -38,8 +43,7 @@ int res_by_name(const char *name)
 bool res_cctools_only(const char *name)
 {
 	static const char *const names[] = {
-		"start", "end", "bytes_received", "bytes_sent", "bandwidth",
-		"gpus", "cores_avg", "machine_cpus", "machine_load",
+		"start", "end", "cores_avg", "machine_cpus", "machine_load",
 		"context_switches", "fs_nodes", "workers",
 	};
 	size_t i;

@@ -16,6 +16,11 @@ enum tp_res {
 	TP_RES_TOTAL_FILES,		/* files under the measured dirs */
 	TP_RES_BYTES_READ,		/* MB read from storage */
 	TP_RES_BYTES_WRITTEN,		/* MB written to storage */
+	TP_RES_BYTES_RECEIVED,		/* MB received over TCP (loopback included) */
+	TP_RES_BYTES_SENT,		/* MB sent over TCP and acknowledged */
+	TP_RES_BANDWIDTH,		/* Mbps, sent + received over a sliding window */
+	TP_RES_GPUS,			/* distinct GPUs the tree used */
+	TP_RES_GPU_MEMORY,		/* MB, peak sum of the tree's GPU memory */
 	TP_RES_CORES,			/* cores, average over a sliding window */
 	TP_RES_MAX_CONCURRENT_PROCESSES,	/* procs */
 	TP_RES_TOTAL_PROCESSES,		/* procs */

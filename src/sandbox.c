@@ -1,8 +1,9 @@
 /* sandbox.c: the seccomp filter every traced task runs under, built with
  * libseccomp and exported as raw BPF, and the capability checks done with
  * libcap.  The filter keeps every process in the traced tree (clone with
- * CLONE_UNTRACED is refused, clone3 is routed to clone) and, with
- * --with-inotify, stops the open family in the tracer. */
+ * CLONE_UNTRACED is refused, clone3 is routed to clone), stops connect,
+ * accept and accept4 in the tracer for the network figures and, with
+ * --with-inotify, the open family. */
 #include <errno.h>
 #include <linux/filter.h>
 #include <sched.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <unistd.h>
+#include "compat.h"
 #include "error.h"
 #include "sandbox.h"
 #include "xmalloc.h"
@@ -22,16 +24,24 @@
 /* The syscalls whose paths --with-inotify records. */
 static const char *const open_calls[] = { "open", "openat", "openat2", "creat" };
 
-static int add_open_rules(scmp_filter_ctx ctx)
+/* The calls that give the tree a new TCP connection: the network counter
+ * learns each socket's cookie there, so that a connection closed before
+ * the next sample still counts.  Rare calls: a stop each costs nothing
+ * that shows. */
+static const char *const net_calls[] = { "connect", "accept", "accept4" };
+
+/* Stop @calls in the tracer, with @data as the event message. */
+static int add_trace_rules(scmp_filter_ctx ctx, const char *const *calls, size_t n,
+			   uint32_t data)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(open_calls) / sizeof(open_calls[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(open_calls[i]);
+	for (i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(calls[i]);
 
 		if (nr == __NR_SCMP_ERROR)
 			continue;	/* not on this architecture */
-		if (seccomp_rule_add(ctx, SCMP_ACT_TRACE(1), nr, 0) < 0)
+		if (seccomp_rule_add(ctx, SCMP_ACT_TRACE(data), nr, 0) < 0)
 			return -1;
 	}
 	return 0;
@@ -68,7 +78,7 @@ static const uint32_t compat_archs[] = {
 };
 
 /* The escape rules for the compat ABIs, merged into @ctx (so the open
- * rules, which the tracer decodes with the native numbering, stay native
+ * and network rules, which the tracer decodes with the native numbering, stay native
  * only).  -1 when no compat ABI can be added. */
 static int add_compat(scmp_filter_ctx ctx)
 {
@@ -127,10 +137,16 @@ static struct sock_fprog *export_bpf(scmp_filter_ctx ctx)
 	return prog;
 }
 
-struct sock_fprog *sandbox_task_filter(bool trace_opens)
+struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	scmp_filter_ctx ctx;
 	struct sock_fprog *prog = NULL;
+
+	/* The filter is only exported, and installed with prctl() by the
+	 * child: the base API level is enough, and setting it spares the
+	 * probes of the seccomp() syscall (which valgrind does not know) */
+	seccomp_api_set(1);
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
 
 	if (!ctx) {
 		warn_msg("seccomp_init failed");
@@ -138,7 +154,9 @@ struct sock_fprog *sandbox_task_filter(bool trace_opens)
 	}
 	/* no_new_privs is set by the child itself, only when needed */
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (add_escape_rules(ctx) == 0 && (!trace_opens || add_open_rules(ctx) == 0)) {
+	if (add_escape_rules(ctx) == 0 &&
+	    (!trace_opens || add_trace_rules(ctx, open_calls, ARRAY_SIZE(open_calls), TP_TRAP_OPEN) == 0) &&
+	    (!trace_net || add_trace_rules(ctx, net_calls, ARRAY_SIZE(net_calls), TP_TRAP_NET) == 0)) {
 		if (add_compat(ctx) < 0)
 			debug_msg("no compat ABI in the seccomp filter");
 		prog = export_bpf(ctx);

@@ -7,14 +7,18 @@
 
 struct sock_fprog;
 
+/* What a PTRACE_EVENT_SECCOMP stop's event message says was trapped. */
+enum tp_trap { TP_TRAP_OPEN = 1, TP_TRAP_NET = 2 };
+
 /* The BPF program of a traced task.  It refuses clone(CLONE_UNTRACED)
  * with EPERM and clone3 with ENOSYS (libc then uses clone), so no process
  * of the task leaves the traced tree; with @trace_opens, the open family
- * (open, openat, openat2, creat) stops in the tracer with
- * PTRACE_EVENT_SECCOMP.  Everything else passes.  Built in the parent, so
- * the child only has to prctl() it.  NULL (with a message) on failure.
- * Free with sandbox_filter_free(). */
-struct sock_fprog *sandbox_task_filter(bool trace_opens);
+ * (open, openat, openat2, creat), and with @trace_net, connect, accept
+ * and accept4, stop in the tracer with PTRACE_EVENT_SECCOMP (event
+ * message TP_TRAP_OPEN or TP_TRAP_NET).  Everything else passes.  Built
+ * in the parent, so the child only has to prctl() it.  NULL (with a
+ * message) on failure.  Free with sandbox_filter_free(). */
+struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net);
 void sandbox_filter_free(struct sock_fprog *prog);
 
 /* Does tpmon hold CAP_SYS_ADMIN (so a seccomp filter needs no

@@ -17,12 +17,16 @@ static const char header[] =
 	"# wall_clock in seconds since the epoch; cpu_time in seconds\n"
 	"# virtual, resident and swap memory in megabytes.\n"
 	"# disk in megabytes.\n"
-	"# bandwidth in bits/s.\n"
+	"# bandwidth in Mbps (sent + received over the last 5 s).\n"
+	"# bytes_received and bytes_sent in megabytes, over TCP (IPv4 and IPv6, loopback included).\n"
 	"# cpu_time, bytes_read, bytes_written, bytes_sent, and bytes_received show cummulative values.\n"
 	"# wall_clock, max_concurrent_processes, virtual, resident, swap, files, and disk show values at the sample point.\n"
-	"# bytes_received, bytes_sent and bandwidth are not measured by tpmon (always 0).\n"
+	"# bytes_received, bytes_sent and bandwidth are 0 when sock_diag is not available.\n"
+	"# gpus: distinct GPUs used so far; gpu_memory in megabytes and gpu_cores (SM utilization,\n"
+	"# in GPUs) at the sample; all three 0 without NVML.\n"
 	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory "
-	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk\n";
+	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk "
+	"gpus gpu_memory gpu_cores\n";
 
 struct tp_series *series_open(const char *template)
 {
@@ -51,14 +55,21 @@ void series_add(struct tp_series *se, const struct tp_sample *s,
 	if (!se)
 		return;
 	/* one write per line: a full disk loses whole lines, never halves */
-	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f 0 0 0.000 %.0f %.0f %.0f\n",
+	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %.3f %.3f %.3f %.0f %.0f %.0f "
+		"%.0f %.3f %.3f\n",
 		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
 		s->vm_mb, s->rss_mb, s->swap_mb,
 		(double)s->acct.io.read_bytes / 1048576.0,
 		(double)s->acct.io.write_bytes / 1048576.0,
+		rep->known[TP_RES_BYTES_RECEIVED] ? cur[TP_RES_BYTES_RECEIVED] : 0.0,
+		rep->known[TP_RES_BYTES_SENT] ? cur[TP_RES_BYTES_SENT] : 0.0,
+		rep->known[TP_RES_BANDWIDTH] ? cur[TP_RES_BANDWIDTH] : 0.0,
 		rep->machine_load,
 		rep->known[TP_RES_TOTAL_FILES] ? cur[TP_RES_TOTAL_FILES] : 0.0,
-		rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0);
+		rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0,
+		rep->known[TP_RES_GPUS] ? cur[TP_RES_GPUS] : 0.0,
+		rep->known[TP_RES_GPU_MEMORY] ? cur[TP_RES_GPU_MEMORY] : 0.0,
+		rep->gpu_cores_now);
 	if (n > 0 && (size_t)n < sizeof(line))
 		outfile_append(se->f, line, (size_t)n);
 }

@@ -159,9 +159,12 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "cores_avg", measure(r->cores_avg, "cores", 3));
 	json_object_set_new(root, "memory_pss", r->pss_known ?
 			    measure(r->memory_pss, "MB", 3) : json_null());
-	json_object_set_new(root, "bytes_received", json_null());
-	json_object_set_new(root, "bytes_sent", json_null());
-	json_object_set_new(root, "bandwidth", json_null());
+	json_object_set_new(root, "gpu_cores", r->gpu_util_known ?
+			    measure(r->gpu_cores, "gpus", 3) : json_null());
+	json_object_set_new(root, "gpu_cores_avg", r->gpu_util_known ?
+			    measure(r->gpu_cores_avg, "gpus", 3) : json_null());
+	json_object_set_new(root, "gpu_time", r->gpu_util_known ?
+			    measure(r->gpu_time, "s", 3) : json_null());
 	/* counted from schedstat at exit stops: unknown when polling */
 	json_object_set_new(root, "context_switches", r->tracking_ptrace ?
 			    measure((double)r->acct.ctxsw, "switches", 0) : json_null());
@@ -187,7 +190,7 @@ bool summary_field_reserved(const char *key)
 		"executable_type", "monitor_version", "host", "command", "exit_type",
 		"exit_status", "signal", "monitor_signal", "limits_exceeded",
 		"limit_violator_pid", "limit_violator_command", "start", "end",
-		"cores_avg", "memory_pss", "bytes_received", "bytes_sent", "bandwidth",
+		"cores_avg", "memory_pss", "gpu_cores", "gpu_cores_avg", "gpu_time", "bytes_received", "bytes_sent", "bandwidth",
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
 		"peak_times", "tracking", "partial", "disk_partial",

@@ -18,6 +18,11 @@ struct tp_report {
 	bool known[TP_RES__COUNT];
 	double peak_time[TP_RES__COUNT];	/* s from start; <0 unknown */
 	double cores_avg;
+	bool gpu_known;			/* NVML answered: the GPU fields below */
+	bool gpu_util_known;		/* ... and per-process utilization */
+	double gpu_cores, gpu_cores_avg;	/* GPUs: peak and mean SM utilization */
+	double gpu_cores_now;		/* at the last sample, for the series */
+	double gpu_time;		/* GPU-seconds */
 	double memory_pss;		/* MB, peak sum of PSS */
 	bool pss_known;			/* false until a sample read PSS */
 	double machine_load;

@@ -36,3 +36,4 @@ include $(srcdir)/tests/hostile-core.mk
 include $(srcdir)/tests/hostile-outputs.mk
 include $(srcdir)/tests/report.mk
 include $(srcdir)/tests/story.mk
+include $(srcdir)/tests/gpu-net.mk

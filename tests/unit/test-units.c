@@ -222,7 +222,9 @@ static void test_resources(void)
 	       "res_by_name total_processes");
 	is_int(res_by_name("Memory"), -1, "names are case-sensitive");
 	is_int(res_by_name(""), -1, "empty name unknown");
-	is_int(res_by_name("bandwidth"), -1, "bandwidth is not limitable");
+	is_int(res_by_name("machine_load"), -1, "machine_load is not limitable");
+	is_int(res_by_name("bandwidth"), TP_RES_BANDWIDTH, "bandwidth is limitable");
+	is_int(res_by_name("gpus"), TP_RES_GPUS, "gpus is limitable");
 	for (r = 0; r < TP_RES__COUNT; r++)
 		is_int(res_by_name(res_info(r)->name), r, "%s round-trips",
 		       res_info(r)->name);
@@ -235,7 +237,9 @@ static void test_resources(void)
 	for (r = 0; r < TP_RES__COUNT; r++)
 		is_int(res_info(r)->zero_ok,
 		       r == TP_RES_SWAP_MEMORY || r == TP_RES_BYTES_READ ||
-		       r == TP_RES_BYTES_WRITTEN, "%s zero_ok", res_info(r)->name);
+		       r == TP_RES_BYTES_WRITTEN || r == TP_RES_BYTES_RECEIVED ||
+		       r == TP_RES_BYTES_SENT || r == TP_RES_GPUS || r == TP_RES_GPU_MEMORY,
+		       "%s zero_ok", res_info(r)->name);
 }
 
 int main(void)

@@ -1,0 +1,504 @@
+/* net.c: per-task TCP byte counts without privileges.  At each sample the
+ * socket inodes of the tree are read from /proc/PID/fd (only for
+ * processes that ran since their last scan), then the kernel's TCP table
+ * is dumped through sock_diag (NETLINK_SOCK_DIAG, IPv4 and IPv6, every
+ * state, with INET_DIAG_INFO) and each socket of the tree has its
+ * tcpi_bytes_acked and tcpi_bytes_received kept by its cookie, which
+ * stays with the socket for its whole life.  A socket that is gone keeps
+ * the figures last seen of it.  UDP, raw and UNIX sockets carry no byte
+ * counts in sock_diag and are not counted. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/tcp.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "error.h"
+#include "net.h"
+#include "xmalloc.h"
+
+struct sock_rec {
+	uint64_t cookie;		/* 0: free slot */
+	uint64_t base_sent, base_recv;	/* inherited: figures at first sight */
+	uint64_t sent, recv;		/* last seen, from the start of the socket */
+};
+
+struct tp_net {
+	int fd;				/* NETLINK_SOCK_DIAG, for dumps */
+	int destroy_fd;			/* subscribed to TCP socket destructions, or -1 */
+	struct sock_rec *recs;		/* open addressing by cookie */
+	size_t cap, n;
+	uint64_t *inherited;		/* sorted inodes of tpmon's own sockets */
+	size_t ninherited;
+	uint64_t *ino;			/* sorted inodes of the tree, this sample */
+	size_t nino, ino_cap;
+	bool had_sockets;		/* the last sample saw sockets of the tree */
+	struct listener { int family; uint16_t port; } *listeners;	/* network order */
+	size_t nlisteners;
+	uint64_t sent, recv;		/* totals */
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool has_ino(const uint64_t *v, size_t n, uint64_t ino)
+{
+	return n > 0 && bsearch(&ino, v, n, sizeof(*v), cmp_u64) != NULL;
+}
+
+/* Socket inodes among the descriptors of /proc/@pid/fd (or "self"),
+ * appended to *@v.  Returns how many were found, -1 if unreadable. */
+static long scan_fds(const char *pid, uint64_t **v, size_t *n, size_t *cap)
+{
+	char path[48], link[64];
+	struct dirent *de;
+	long found = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		unsigned long long ino;
+
+		if (de->d_name[0] == '.')
+			continue;
+		len = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (len <= 8 || memcmp(link, "socket:[", 8) != 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link + 8, "%llu]", &ino) != 1)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*v = xreallocarray(*v, *cap, sizeof(**v));
+		}
+		(*v)[(*n)++] = ino;
+		found++;
+	}
+	closedir(d);
+	return found;
+}
+
+/* The kernel multicasts each TCP socket's last figures when it is
+ * destroyed (SKNLGRP_INET_TCP_DESTROY and its IPv6 twin, no privilege
+ * needed): the final figures of a socket closed between two samples.
+ * Non-blocking, drained at each look. */
+static int open_destroy(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK,
+		.nl_groups = 1u << (SKNLGRP_INET_TCP_DESTROY - 1) |
+			     1u << (SKNLGRP_INET6_TCP_DESTROY - 1) };
+	int size = 4 << 20;
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			NETLINK_SOCK_DIAG);
+
+	if (fd < 0)
+		return -1;
+	/* as large as the system allows: every socket of the machine that
+	 * ends is announced */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		debug_msg("sock_diag destroy group: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct tp_net *net_new(void)
+{
+	struct tp_net *n;
+	size_t cap = 0;
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+
+	if (fd < 0) {
+		debug_msg("sock_diag: %s: network figures unknown", strerror(errno));
+		return NULL;
+	}
+	n = xcalloc(1, sizeof(*n));
+	n->fd = fd;
+	n->destroy_fd = open_destroy();
+	n->cap = 256;
+	n->recs = xcalloc(n->cap, sizeof(*n->recs));
+	if (scan_fds("self", &n->inherited, &n->ninherited, &cap) > 0)
+		qsort(n->inherited, n->ninherited, sizeof(uint64_t), cmp_u64);
+	return n;
+}
+
+void net_free(struct tp_net *n)
+{
+	if (!n)
+		return;
+	close(n->fd);
+	if (n->destroy_fd >= 0)
+		close(n->destroy_fd);
+	free(n->recs);
+	free(n->inherited);
+	free(n->ino);
+	free(n->listeners);
+	free(n);
+}
+
+static size_t slot(const struct tp_net *n, uint64_t cookie)
+{
+	size_t i = (size_t)(cookie * 0x9e3779b97f4a7c15ull) & (n->cap - 1);
+
+	while (n->recs[i].cookie && n->recs[i].cookie != cookie)
+		i = (i + 1) & (n->cap - 1);
+	return i;
+}
+
+static void grow(struct tp_net *n)
+{
+	struct sock_rec *old = n->recs;
+	size_t i, oldcap = n->cap;
+
+	n->cap *= 2;
+	n->recs = xcalloc(n->cap, sizeof(*n->recs));
+	for (i = 0; i < oldcap; i++)
+		if (old[i].cookie)
+			n->recs[slot(n, old[i].cookie)] = old[i];
+	free(old);
+}
+
+static struct sock_rec *find(struct tp_net *n, uint64_t cookie)
+{
+	struct sock_rec *r = &n->recs[slot(n, cookie)];
+
+	return r->cookie ? r : NULL;
+}
+
+/* The record of @cookie, created when @create; an inherited socket starts
+ * from the figures it has now. */
+static struct sock_rec *get(struct tp_net *n, uint64_t cookie, uint64_t ino,
+			    uint64_t sent, uint64_t recv)
+{
+	struct sock_rec *r = find(n, cookie);
+
+	if (r)
+		return r;
+	if ((n->n + 1) * 2 > n->cap)
+		grow(n);
+	r = &n->recs[slot(n, cookie)];
+	r->cookie = cookie;
+	if (has_ino(n->inherited, n->ninherited, ino)) {
+		r->base_sent = sent;
+		r->base_recv = recv;
+	}
+	r->sent = r->base_sent;
+	r->recv = r->base_recv;
+	n->n++;
+	return r;
+}
+
+/* Figures only grow: a smaller one is a stale read. */
+static void update(struct tp_net *n, struct sock_rec *r, uint64_t sent, uint64_t recv)
+{
+	if (sent > r->sent) {
+		n->sent += sent - r->sent;
+		r->sent = sent;
+	}
+	if (recv > r->recv) {
+		n->recv += recv - r->recv;
+		r->recv = recv;
+	}
+}
+
+void net_final(struct tp_net *n, uint64_t ino, uint64_t cookie, uint64_t sent, uint64_t recv)
+{
+	if (n && cookie)
+		update(n, get(n, cookie, ino, sent, recv), sent, recv);
+}
+
+/* A connection accepted on a port the tree listens on, that the tree
+ * closed before a sample saw it (announced at its destruction). */
+static bool accepted_by_tree(const struct tp_net *n, const struct inet_diag_msg *m)
+{
+	size_t i;
+
+	if (m->idiag_state == 10 /* TCP_LISTEN */)
+		return false;
+	for (i = 0; i < n->nlisteners; i++)
+		if (n->listeners[i].family == m->idiag_family &&
+		    n->listeners[i].port == m->id.idiag_sport)
+			return true;
+	return false;
+}
+
+/* One socket of the dump: kept when it belongs to the tree now, or when
+ * it was seen before (it may since have been closed, and still be listed
+ * with its final figures). */
+static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t attr_len)
+{
+	const struct rtattr *a = (const struct rtattr *)(const void *)(m + 1);
+	uint64_t cookie = (uint64_t)m->id.idiag_cookie[0] |
+			  (uint64_t)m->id.idiag_cookie[1] << 32;
+	struct tcp_info ti;
+	struct sock_rec *r;
+	bool mine = m->idiag_inode && has_ino(n->ino, n->nino, m->idiag_inode);
+	bool info = false;
+
+	if (!mine && (m->idiag_inode || (!find(n, cookie) && !accepted_by_tree(n, m))))
+		return;
+	memset(&ti, 0, sizeof(ti));
+	for (; RTA_OK(a, attr_len); a = RTA_NEXT(a, attr_len))
+		if (a->rta_type == INET_DIAG_INFO) {
+			size_t len = RTA_PAYLOAD(a);
+
+			memcpy(&ti, RTA_DATA(a), len < sizeof(ti) ? len : sizeof(ti));
+			info = true;
+		}
+	if (!info)
+		return;		/* a TIME_WAIT socket: its figures are gone */
+	r = get(n, cookie, m->idiag_inode, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+	update(n, r, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+}
+
+/* The inet_diag messages in @buf: 0 at the end of a dump, -1 on an error
+ * message, 1 when more may come. */
+static int on_messages(struct tp_net *n, const char *buf, size_t len)
+{
+	const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)buf;
+
+	for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+		if (h->nlmsg_type == NLMSG_DONE)
+			return 0;
+		if (h->nlmsg_type == NLMSG_ERROR)
+			return -1;
+		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg)))
+			continue;
+		on_socket(n, NLMSG_DATA(h), h->nlmsg_len -
+			  NLMSG_LENGTH(sizeof(struct inet_diag_msg)));
+	}
+	return 1;
+}
+
+/* Dump the TCP sockets of @family; -1 when sock_diag failed. */
+static int dump(struct tp_net *n, int family)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 r;
+	} req;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
+
+	memset(&req, 0, sizeof(req));
+	req.nlh.nlmsg_len = sizeof(req);
+	req.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.r.sdiag_family = (unsigned char)family;
+	req.r.sdiag_protocol = IPPROTO_TCP;
+	req.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
+	req.r.idiag_states = ~0u;
+	if (sendto(n->fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -1;
+	for (;;) {
+		ssize_t len = recv(n->fd, buf, sizeof(buf), 0);
+		int r;
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			return -1;
+		r = on_messages(n, buf, (size_t)len);
+		if (r <= 0)
+			return r;
+	}
+}
+
+/* Read the destructions announced since the last look.  When the buffer
+ * overflowed (ENOBUFS), some were lost: say so once. */
+static void drain_destroyed(struct tp_net *n)
+{
+	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
+	static bool warned;
+
+	if (n->destroy_fd < 0)
+		return;
+	for (;;) {
+		ssize_t len = recv(n->destroy_fd, buf, sizeof(buf), 0);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0 && errno == ENOBUFS && !warned) {
+			warned = true;
+			debug_msg("sock_diag: socket destructions lost (buffer overflow)");
+			continue;
+		}
+		if (len <= 0)
+			return;
+		on_messages(n, buf, (size_t)len);
+	}
+}
+
+/* The key that tells whether @p may have new descriptors: its leader's
+ * CPU time when it is single-threaded (nothing changes a process's
+ * descriptors while it does not run), else 0, which means rescan. */
+static uint64_t fd_key(const struct tp_proc *p)
+{
+	return p->single && p->run_ns != UINT64_MAX ? p->run_ns + 1 : 0;
+}
+
+static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
+{
+	struct tp_proc *p;
+	size_t i;
+
+	n->nino = 0;
+	for (p = t->live; p; p = p->next) {
+		uint64_t key = fd_key(p);
+
+		if (!key || key != p->net_key) {
+			uint64_t *v = NULL;
+			size_t cnt = 0, cap = 0;
+			char pid[16];
+
+			snprintf(pid, sizeof(pid), "%d", (int)p->pid);
+			if (scan_fds(pid, &v, &cnt, &cap) >= 0) {
+				free(p->sock_ino);
+				p->sock_ino = v;
+				p->nsock = (unsigned)cnt;
+				p->net_key = key;
+			} else {
+				free(v);
+			}
+		}
+		for (i = 0; i < p->nsock; i++) {
+			if (n->nino == n->ino_cap) {
+				n->ino_cap = n->ino_cap ? n->ino_cap * 2 : 64;
+				n->ino = xreallocarray(n->ino, n->ino_cap, sizeof(*n->ino));
+			}
+			n->ino[n->nino++] = p->sock_ino[i];
+		}
+	}
+	qsort(n->ino, n->nino, sizeof(*n->ino), cmp_u64);
+}
+
+void net_sample(struct tp_net *n, struct tp_ptree *t)
+{
+	if (!n)
+		return;
+	collect_inodes(n, t);
+	drain_destroyed(n);
+	/* a socket seen last time may be closing now: look once more */
+	if (n->nino == 0 && !n->had_sockets)
+		return;
+	n->had_sockets = n->nino > 0;
+	if (dump(n, AF_INET) < 0 || dump(n, AF_INET6) < 0)
+		debug_msg("sock_diag dump: %s", strerror(errno));
+}
+
+void net_totals(const struct tp_net *n, uint64_t *sent, uint64_t *received)
+{
+	*sent = n ? n->sent : 0;
+	*received = n ? n->recv : 0;
+}
+
+#ifndef SO_COOKIE
+#define SO_COOKIE 57
+#endif
+
+static void add_listener(struct tp_net *n, int family, uint16_t port)
+{
+	size_t i;
+
+	for (i = 0; i < n->nlisteners; i++)
+		if (n->listeners[i].family == family && n->listeners[i].port == port)
+			return;
+	n->listeners = xreallocarray(n->listeners, n->nlisteners + 1, sizeof(*n->listeners));
+	n->listeners[n->nlisteners].family = family;
+	n->listeners[n->nlisteners++].port = port;
+}
+
+/* Note the TCP socket @fd (a copy of the tracee's): its cookie for a
+ * connect, its port for an accept. */
+static void note_socket(struct tp_net *n, int fd, bool connecting)
+{
+	int proto = 0, family = 0;
+	socklen_t len = sizeof(int);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) < 0 || proto != IPPROTO_TCP ||
+	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &len) < 0 ||
+	    (family != AF_INET && family != AF_INET6))
+		return;
+	if (connecting) {
+		uint64_t cookie = 0;
+		struct stat st;
+
+		len = sizeof(cookie);
+		if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len) == 0 && cookie &&
+		    fstat(fd, &st) == 0)
+			get(n, cookie, (uint64_t)st.st_ino, 0, 0);
+	} else {
+		struct sockaddr_storage ss;
+
+		len = sizeof(ss);
+		if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
+			add_listener(n, family, family == AF_INET ?
+				     ((struct sockaddr_in *)&ss)->sin_port :
+				     ((struct sockaddr_in6 *)&ss)->sin6_port);
+	}
+}
+
+void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
+{
+	struct __ptrace_syscall_info info;
+	int pidfd, fd;
+
+	if (!n)
+		return;
+	drain_destroyed(n);	/* keeps the announcements from piling up */
+	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
+	    info.op != PTRACE_SYSCALL_INFO_SECCOMP)
+		return;
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		return;
+	/* a copy of the tracee's descriptor; closing it leaves the socket
+	 * to the tracee */
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)info.seccomp.args[0], 0);
+	close(pidfd);
+	if (fd < 0)
+		return;
+	note_socket(n, fd, info.seccomp.nr == SYS_connect);
+	close(fd);
+}
+
+/* Destructions are announced from a kernel work queue, a little after
+ * the close: wait that long for those of the tree's last sockets. */
+#define DESTROY_LAG_MS 20
+
+void net_end(struct tp_net *n, struct tp_ptree *t)
+{
+	struct pollfd pfd;
+
+	if (!n)
+		return;
+	net_sample(n, t);
+	if (n->n == 0 || n->destroy_fd < 0)
+		return;
+	pfd.fd = n->destroy_fd;
+	pfd.events = POLLIN;
+	while (poll(&pfd, 1, DESTROY_LAG_MS) > 0)
+		drain_destroyed(n);
+}

@@ -1,0 +1,44 @@
+/* net.h: bytes the tree sent and received over TCP, per task and without
+ * privileges: the tree's sockets (socket:[inode] links in /proc/PID/fd)
+ * looked up in the kernel's socket table through sock_diag. */
+#ifndef TPMON_NET_H
+#define TPMON_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ptree.h"
+
+struct tp_net;
+
+/* A new counter; the sockets tpmon itself holds now (inherited by the
+ * task: a worker's connection on stdin) count only what moves from their
+ * first sighting on.  NULL, with a debug message, when sock_diag cannot
+ * be opened: the figures are then unknown. */
+struct tp_net *net_new(void);
+void net_free(struct tp_net *n);
+
+/* Look at the tree's TCP sockets now and update the figures of each, kept
+ * by socket cookie: a socket closed since is still counted with what was
+ * last seen of it (or with its final figures when the kernel still lists
+ * it after the close, as it does in FIN_WAIT1, CLOSING and LAST_ACK). */
+void net_sample(struct tp_net *n, struct tp_ptree *t);
+
+/* The last look, once the tree has ended: also waits a few ms for the
+ * kernel to announce the destruction of the tree's last sockets. */
+void net_end(struct tp_net *n, struct tp_ptree *t);
+
+/* The final figures of the socket @cookie (inode @ino), read from it just
+ * before the tree closed it.  Called by whoever catches closes. */
+void net_final(struct tp_net *n, uint64_t ino, uint64_t cookie, uint64_t sent, uint64_t received);
+
+/* Thread @tid of process @pid is stopped at the entry of connect, accept
+ * or accept4 (a seccomp stop): note the TCP socket it connects, so that
+ * its final figures count even if it is closed before the next sample,
+ * or the port it accepts on, so that the connections it accepts count
+ * likewise.  Reads the descriptor through pidfd_getfd(). */
+void net_syscall(struct tp_net *n, pid_t pid, pid_t tid);
+
+/* Totals so far, bytes. */
+void net_totals(const struct tp_net *n, uint64_t *sent, uint64_t *received);
+
+#endif
