@@ -37,3 +37,4 @@ include $(srcdir)/tests/hostile-outputs.mk
 include $(srcdir)/tests/report.mk
 include $(srcdir)/tests/story.mk
 include $(srcdir)/tests/gpu-net.mk
+include $(srcdir)/tests/engines.mk
