@@ -49,7 +49,7 @@ eng_monitors()
 # eng_manager ENGINE SPEC DIR MONITOR: run tests/engines/manager.py (Work
 # Queue "wq" or TaskVine "vine") on the task list SPEC with MONITOR as the
 # resource monitor, in DIR; the results go to DIR/results.json.  Marked
-# for the cleanup of init.sh.  Runs in the background: wait for it.
+# for the cleanup of init.sh.
 eng_manager()
 {
 	mkdir -p "$3"
