@@ -51,6 +51,7 @@ struct tp_monitor {
 	struct tp_files *files;
 	struct tp_story *story;		/* process records, trace */
 	struct tp_cpu_window cpuwin;
+	struct tp_usage usage;		/* utilization and memory growth */
 	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	struct tp_net *net;		/* NULL: network figures unknown */
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
@@ -195,6 +196,8 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 		m->pss_unstable = s->pss_mb;	/* used only if nothing better comes */
 	}
 	m->rep->acct = s->acct;
+	/* the fit is of the task's memory, not of its teardown */
+	usage_add(&m->usage, t, cpu, s->rss_mb, s->exiting == 0 && m->phase == TP_RUNNING);
 	update_cores(m, t, cpu);
 	update_disk(m, t);
 	update_net(m, t);
@@ -212,6 +215,7 @@ static void stop_tree(struct tp_monitor *m)
 	if (m->phase != TP_RUNNING)
 		return;
 	m->phase = TP_TERMINATING;
+	m->rep->stopped_at = now_rel(m);
 	m->kill_at = now_rel(m) + m->o->kill_grace;
 	debug_msg("stopping the tree: SIGTERM to %u processes", m->tree.nlive);
 	watchdog_signal_all(&m->tree, SIGTERM);
@@ -805,6 +809,7 @@ static void fill_report(struct tp_monitor *m, double t)
 	}
 	fill_gpu(m, t);
 	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	usage_figures(&m->usage, t, cpu, &rep->usage);
 	rep->tracking_ptrace = m->traced;
 }
 
@@ -1012,6 +1017,10 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	memset(rep, 0, sizeof(*rep));
 	m.o = o;
 	m.rep = rep;
+	rep->stopped_at = -1;
+	/* utilization is relative to the declared cores, else the machine's */
+	usage_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
+		   o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN));
 	m.self = getpid();
 	ptree_init(&m.tree);
 	if (proc_init() < 0 || setup_signals(&m, &old) < 0) {
@@ -1067,6 +1076,7 @@ out:
 	disk_stop(m.disk);
 	net_free(m.net);
 	gpu_free(m.gpu);
+	usage_free(&m.usage);
 	series_close(m.series);
 	files_free(m.files);
 	ptree_free(&m.tree);

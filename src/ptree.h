@@ -83,6 +83,7 @@ struct tp_ptree {
 	double full_rollup_at;		/* sampler: when all PSS were last read */
 	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
 	unsigned fd_budget;		/* sampler: how many may be kept open */
+	unsigned exiting;		/* sampler: zombies seen in this sample */
 	double now;			/* s from the start, kept by the monitor:
 					 * the time of births and deaths */
 	/* called as each process ends, before its record is freed, with its

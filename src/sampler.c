@@ -176,6 +176,8 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 	if (read_stat_cached(t, p, &st) < 0)
 		return -1;
 	p->stat_at = now;
+	if (st.state == 'Z' || st.state == 'X')
+		t->exiting++;
 	p->single = st.num_threads == 1;
 	if (st.num_threads > (long)p->threads_peak)
 		p->threads_peak = (unsigned)st.num_threads;
@@ -256,6 +258,7 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	bool full, small, settled, read_any = false;
 
 	memset(s, 0, sizeof(*s));
+	t->exiting = 0;
 	for (p = t->live; p; p = p->next)
 		if (sample_proc(t, p, now) > 0)
 			p->rollup_due = true;
@@ -301,6 +304,7 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->nprocs = t->nlive;
 	s->nthreads = t->nthreads;
 	s->total_processes = t->total_processes;
+	s->exiting = t->exiting;
 }
 
 void sampler_started(struct tp_ptree *t, struct tp_proc *p)

@@ -15,6 +15,7 @@ struct tp_sample {
 	unsigned nprocs, nthreads;
 	unsigned long total_processes;
 	pid_t biggest_pid;		/* process with the largest RSS */
+	unsigned exiting;		/* processes seen as zombies (memory being freed) */
 };
 
 /* Read every live process of @t and fill @s (@now: s since the start).  Refreshes each process's

@@ -140,6 +140,48 @@ static void add_exit(json_t *root, const struct tp_options *o, const struct tp_r
 	}
 }
 
+/* The limits as declared (null when none): plots draw them. */
+static json_t *declared_limits(const struct tp_options *o)
+{
+	json_t *l = json_object();
+	int i;
+
+	for (i = 0; i < TP_RES__COUNT; i++)
+		if (o->limits.set[i])
+			json_object_set_new(l, res_info(i)->name,
+					    measure(o->limits.value[i], res_info(i)->unit, res_decimals(i)));
+	if (json_object_size(l) == 0) {
+		json_decref(l);
+		return json_null();
+	}
+	return l;
+}
+
+/* How well the task used what it declared (tpmon's own mode: the
+ * cctools view drops these). */
+static void add_usage(json_t *root, const struct tp_options *o, const struct tp_report *r)
+{
+	const struct tp_usage_figures *u = &r->usage;
+	double mem_limit = o->limits.value[TP_RES_MEMORY];
+
+	json_object_set_new(root, "limits", declared_limits(o));
+	json_object_set_new(root, "stopped_at", r->stopped_at >= 0 ?
+			    measure(r->stopped_at, "s", 3) : json_null());
+	json_object_set_new(root, "utilization_cores", measure(u->ref, "cores", 3));
+	json_object_set_new(root, "utilization_mean", measure(u->mean, "%", 2));
+	json_object_set_new(root, "utilization_over_20", measure(u->over20, "%", 2));
+	json_object_set_new(root, "utilization_over_40", measure(u->over40, "%", 2));
+	json_object_set_new(root, "utilization_over_80", measure(u->over80, "%", 2));
+	json_object_set_new(root, "utilization_at_100", measure(u->at100, "%", 2));
+	json_object_set_new(root, "cpu_hours_allotted", measure(u->cpu_hours_allotted, "cpu-hours", 6));
+	json_object_set_new(root, "cpu_hours_unused", measure(u->cpu_hours_unused, "cpu-hours", 6));
+	json_object_set_new(root, "memory_share",
+			    o->limits.set[TP_RES_MEMORY] && mem_limit > 0 && r->known[TP_RES_MEMORY] ?
+			    measure(100.0 * r->value[TP_RES_MEMORY] / mem_limit, "%", 2) : json_null());
+	json_object_set_new(root, "memory_growth", u->growth_known ?
+			    measure(u->memory_growth, "MB/min", 3) : json_null());
+}
+
 static json_t *build(const struct tp_options *o, const struct tp_report *r)
 {
 	json_t *root = json_object();
@@ -175,6 +217,7 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	add_io(root, &r->acct);
 	json_object_set_new(root, "peak_times", peak_times(r));
 	json_object_set_new(root, "tracking", json_string(r->tracking_ptrace ? "ptrace" : "poll"));
+	add_usage(root, o, r);
 	if (r->partial)
 		json_object_set_new(root, "partial", json_true());
 	/* disk and total_files are then lower bounds */
@@ -194,6 +237,10 @@ bool summary_field_reserved(const char *key)
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
 		"peak_times", "tracking", "partial", "disk_partial",
+		"limits", "stopped_at",
+		"utilization_cores", "utilization_mean", "utilization_over_20",
+		"utilization_over_40", "utilization_over_80", "utilization_at_100",
+		"cpu_hours_allotted", "cpu_hours_unused", "memory_share", "memory_growth",
 	};
 	size_t i;
 

@@ -9,6 +9,7 @@
 #include "options.h"
 #include "resources.h"
 #include "ptree.h"
+#include "usage.h"
 
 enum tp_exit_type { TP_EXIT_NORMAL, TP_EXIT_SIGNAL, TP_EXIT_LIMITS };
 
@@ -40,6 +41,9 @@ struct tp_report {
 	bool tracking_ptrace;
 	bool disk_partial;		/* disk walk could not read everything */
 	bool partial;			/* a checkpoint during the run */
+	struct tp_usage_figures usage;	/* utilization, cpu-hours, memory growth */
+	double stopped_at;		/* s from start when tpmon began to stop
+					 * the tree (limit, signal); <0 never */
 };
 
 /* Is @key a field that tpmon writes itself (so -V may not set it)? */

@@ -3,7 +3,14 @@
 TP_STORY_TESTS = \
 	tests/story-records.test \
 	tests/story-records-memory.test \
-	tests/story-trace.test
+	tests/story-trace.test \
+	tests/story-usage.test
 
 TESTS += $(TP_STORY_TESTS)
 EXTRA_DIST += $(TP_STORY_TESTS)
+
+# the arithmetic of the utilization figures
+check_PROGRAMS += tests/unit/test-usage
+TESTS += tests/unit/test-usage
+tests_unit_test_usage_SOURCES = tests/unit/test-usage.c tests/unit/tap.h
+tests_unit_test_usage_LDADD = $(TPMON_LIBS) -lm

@@ -1,0 +1,124 @@
+/* usage.c: utilization shares over spans of at least TP_USAGE_SPAN
+ * seconds, and the memory slope fitted by least squares, as prmon fits
+ * it to flag leaks.  The memory points are thinned out by halves, so a
+ * run of days keeps at most TP_USAGE_POINTS of them. */
+#include <stdlib.h>
+#include <string.h>
+#include "usage.h"
+#include "xmalloc.h"
+
+static const double thresholds[4] = { 0.2, 0.4, 0.8, 0.99 };
+
+void usage_init(struct tp_usage *u, double ref)
+{
+	memset(u, 0, sizeof(*u));
+	u->ref = ref > 0 ? ref : 1;
+	u->mt = xcalloc(TP_USAGE_POINTS, sizeof(*u->mt));
+	u->mv = xcalloc(TP_USAGE_POINTS, sizeof(*u->mv));
+	u->stride = 1;
+}
+
+void usage_free(struct tp_usage *u)
+{
+	free(u->mt);
+	free(u->mv);
+	u->mt = u->mv = NULL;
+}
+
+/* Add a span of @dt s in which @cpu s of CPU were used to the shares. */
+static void add_span(double *over, double ref, double dt, double cpu)
+{
+	double util = cpu / dt / ref;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (i == 3 ? util >= thresholds[i] : util > thresholds[i])
+			over[i] += dt;
+}
+
+static void add_point(struct tp_usage *u, double t, double mem)
+{
+	if (++u->skipped < u->stride)
+		return;
+	u->skipped = 0;
+	if (u->n == TP_USAGE_POINTS) {
+		unsigned i;
+
+		for (i = 0; i < u->n / 2; i++) {
+			u->mt[i] = u->mt[2 * i + 1];
+			u->mv[i] = u->mv[2 * i + 1];
+		}
+		u->n /= 2;
+		u->stride *= 2;
+	}
+	u->mt[u->n] = t;
+	u->mv[u->n] = mem;
+	u->n++;
+}
+
+void usage_add(struct tp_usage *u, double t, double cpu, double mem, bool mem_ok)
+{
+	if (t < u->last_t)
+		return;
+	u->last_t = t;
+	u->last_cpu = cpu;
+	if (t - u->span_t >= TP_USAGE_SPAN) {
+		add_span(u->over, u->ref, t - u->span_t, cpu - u->span_cpu);
+		u->covered += t - u->span_t;
+		u->span_t = t;
+		u->span_cpu = cpu;
+	}
+	if (mem_ok)
+		add_point(u, t, mem);
+}
+
+bool usage_slope(const double *x, const double *y, unsigned n, double from, double *slope)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, k = 0, d;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (x[i] < from)
+			continue;
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		sxy += x[i] * y[i];
+		k++;
+	}
+	if (k < 3)
+		return false;
+	d = k * sxx - sx * sx;
+	if (d <= 1e-12 * k * sxx)
+		return false;
+	*slope = (k * sxy - sx * sy) / d;
+	return true;
+}
+
+void usage_figures(const struct tp_usage *u, double t, double cpu, struct tp_usage_figures *f)
+{
+	double over[4], covered = u->covered, slope;
+
+	memset(f, 0, sizeof(*f));
+	memcpy(over, u->over, sizeof(over));
+	/* the open span, to the end of the run */
+	if (t > u->span_t) {
+		add_span(over, u->ref, t - u->span_t, cpu - u->span_cpu);
+		covered += t - u->span_t;
+	}
+	f->ref = u->ref;
+	f->mean = t > 0 ? 100.0 * cpu / (t * u->ref) : 0;
+	if (covered > 0) {
+		f->over20 = 100.0 * over[0] / covered;
+		f->over40 = 100.0 * over[1] / covered;
+		f->over80 = 100.0 * over[2] / covered;
+		f->at100 = 100.0 * over[3] / covered;
+	}
+	f->cpu_hours_allotted = u->ref * t / 3600.0;
+	f->cpu_hours_unused = f->cpu_hours_allotted - cpu / 3600.0;
+	if (f->cpu_hours_unused < 0)
+		f->cpu_hours_unused = 0;
+	f->growth_known = usage_slope(u->mt, u->mv, u->n, t / 2, &slope);
+	if (f->growth_known)
+		f->memory_growth = slope * 60.0;
+}
