@@ -228,8 +228,10 @@ static int parse_end_text(struct tp_limits *l, const char *value, const struct w
 	return parse_end_number(l, v, shown, w);
 }
 
+/* @given: the resources named so far in this text (one may not be named
+ * twice: "memory: 5, memory: 6" is a mistake, not an override). */
 static int parse_text_entry(struct tp_limits *l, char *entry,
-			    const struct where *w)
+			    const struct where *w, bool *given)
 {
 	char shown[SHOW_MAX + 4], why[128];
 	char *colon = strchr(entry, ':'), *name, *value;
@@ -262,6 +264,11 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 		return -1;
 	}
 	info = res_info(r);
+	if (given[r]) {
+		fail(w, "%s is given twice", info->name);
+		return -1;
+	}
+	given[r] = true;
 	if (*value == '\0') {
 		fail(w, "%s: missing value", info->name);
 		return -1;
@@ -279,7 +286,7 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 /* One line of the text form: a comment, blank, or comma-separated entries.
  * Adds the number of entries parsed to @count. */
 static int parse_text_line(struct tp_limits *l, char *line,
-			   const struct where *w, int *count)
+			   const struct where *w, int *count, bool *given)
 {
 	char *entry = trim(line);
 
@@ -292,7 +299,7 @@ static int parse_text_line(struct tp_limits *l, char *line,
 			*comma = '\0';
 		entry = trim(entry);
 		if (*entry) {
-			if (parse_text_entry(l, entry, w) < 0)
+			if (parse_text_entry(l, entry, w, given) < 0)
 				return -1;
 			(*count)++;
 		}
@@ -308,7 +315,7 @@ int limits_parse_text(struct tp_limits *l, const char *text,
 	struct where w;
 	char *buf, *line;
 	int count = 0, rc = 0, lineno = 1;
-	bool numbered;
+	bool numbered, given[TP_RES__COUNT] = { false };
 
 	where_init(&w, origin, err, errlen);
 	buf = strdup(text);
@@ -324,7 +331,7 @@ int limits_parse_text(struct tp_limits *l, const char *text,
 		if (nl)
 			*nl = '\0';
 		w.line = numbered ? lineno : 0;
-		rc = parse_text_line(&tmp, line, &w, &count);
+		rc = parse_text_line(&tmp, line, &w, &count, given);
 		line = nl ? nl + 1 : NULL;
 	}
 	free(buf);
@@ -499,19 +506,26 @@ int limits_parse_file(struct tp_limits *l, const char *path,
 	struct where w;
 	size_t len;
 	char *text;
+	const char *body;
 	int rc;
 
 	where_init(&w, path, err, errlen);
 	text = read_whole(path, &len, &w);
 	if (!text)
 		return -1;
-	if (looks_like_json(text, len)) {
-		rc = limits_parse_json(l, text, len, path, err, errlen);
-	} else if (memchr(text, '\0', len)) {
+	/* a UTF-8 byte-order mark, as some editors write: not part of it */
+	body = text;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		body += 3;
+		len -= 3;
+	}
+	if (looks_like_json(body, len)) {
+		rc = limits_parse_json(l, body, len, path, err, errlen);
+	} else if (memchr(body, '\0', len)) {
 		fail(&w, "contains a NUL byte");
 		rc = -1;
 	} else {
-		rc = limits_parse_text(l, text, path, err, errlen);
+		rc = limits_parse_text(l, body, path, err, errlen);
 	}
 	free(text);
 	return rc;

@@ -2,7 +2,7 @@
 ## paths (planted links, umask, bad templates), a full disk and a deep tree.
 TP_HOSTILE_OUTPUTS_TESTS = tests/outputs-links.test tests/outputs-umask.test \
 	tests/disk-deep.test tests/outputs-full-disk.test \
-	tests/outputs-template.test
+	tests/outputs-template.test tests/limits-debatable.test
 TESTS += $(TP_HOSTILE_OUTPUTS_TESTS)
 EXTRA_DIST += $(TP_HOSTILE_OUTPUTS_TESTS)
 

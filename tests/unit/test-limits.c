@@ -188,8 +188,15 @@ static void test_text_good(void)
 
 	memset(&l, 0, sizeof(l));
 	ok(limits_parse_text(&l, "memory: 1, memory: 2", "-L", err,
-			     sizeof(err)) == 0, "a repeated resource in text");
-	is_double(l.value[TP_RES_MEMORY], 2, 0, "the later value wins");
+			     sizeof(err)) < 0 && strstr(err, "memory is given twice") &&
+	   !l.set[TP_RES_MEMORY], "a resource named twice in one text is refused");
+	ok(limits_parse_text(&l, "memory: 1\nwall_time: 3\nmemory: 2", "f", err,
+			     sizeof(err)) < 0 && strstr(err, "f:3: "),
+	   "also on different lines of a file, with the line");
+	ok(limits_parse_text(&l, "memory: 1", "-L", err, sizeof(err)) == 0 &&
+	   limits_parse_text(&l, "memory: 2", "-L", err, sizeof(err)) == 0,
+	   "two separate -L texts may name the same resource");
+	is_double(l.value[TP_RES_MEMORY], 2, 0, "the later -L wins");
 	ok(limits_parse_text(&l, "memory: 5,", "-L", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 5, "a trailing comma is an empty entry");
 	ok(limits_parse_text(&l, "memory:3", "-L", err, sizeof(err)) == 0 &&
