@@ -49,7 +49,7 @@ struct tp_series *series_open(const char *template)
 void series_add(struct tp_series *se, const struct tp_sample *s,
 		const struct tp_report *rep, const double *cur)
 {
-	char line[512];
+	char line[2048];	/* 18 fields of at most ~100 characters */
 	int n;
 
 	if (!se)
