@@ -136,6 +136,11 @@ def submit_ready():
 
 
 deadline = time.time() + float(spec.get("timeout", 90))
+# tasks with an end time must not wait for the worker to connect
+while m.stats.workers_connected < 1 and time.time() < deadline:
+    if worker.poll() is not None:
+        break
+    m.wait(1)
 submit_ready()
 while (pending or waiting) and time.time() < deadline:
     if worker.poll() is not None:
