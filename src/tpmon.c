@@ -16,12 +16,24 @@
 enum { RM_SUCCESS = 0, RM_TASK_ERROR = 1, RM_OVERFLOW = 2, RM_TIME_EXPIRE = 3,
        RM_MONITOR_ERROR = 4 };
 
+static bool any_exceeded(const struct tp_limits *l)
+{
+	int i;
+
+	for (i = 0; i < TP_RES__COUNT; i++)
+		if (l->set[i])
+			return true;
+	return l->end_set;
+}
+
 static int exit_code(const struct tp_options *o, const struct tp_report *r)
 {
 	if (o->exit_codes == TP_CODES_CCTOOLS) {
 		/* as current cctools: wall time is a timeout, not a resource
-		 * that a bigger allocation would fix */
-		if (r->exit_type == TP_EXIT_LIMITS && !o->measure_only)
+		 * that a bigger allocation would fix; and, as resource_monitor,
+		 * an exceeded limit counts with --measure-only too (the task
+		 * was not stopped, but the engine learns it needs more) */
+		if (r->exit_type == TP_EXIT_LIMITS || any_exceeded(&r->exceeded))
 			return r->exceeded.set[TP_RES_WALL_TIME] ? RM_TIME_EXPIRE : RM_OVERFLOW;
 		if (r->monitor_signal || r->signal || r->exit_status)
 			return RM_TASK_ERROR;
