@@ -3,6 +3,11 @@
 # with tpmon as their resource monitor and check what the engine
 # concludes.  POSIX sh.
 #
+# To check something new through an engine: add a task to eng_spec (or
+# write a spec of your own; tests/engines/manager.py lists the task fields,
+# snapshot_file included), run it with eng_manager, and assert with
+# eng_check DIR TAG 'JQ_EXPR' 'description' on what the manager concluded.
+#
 # Which cctools: the one built from source in TPMON_CCTOOLS_PREFIX (set by
 # configure --with-cctools=DIR, found at /tmp/cctools-build/install by
 # default, or given in the environment: a directory with bin/ and

@@ -10,7 +10,8 @@ SPEC: {"worker": {"cores": 2, "memory": 2000, "disk": 4000},
        "modes": {"CATEGORY": "max"|"fixed"},
        "tasks": [{"tag": "hello", "cmd": "echo hello", "cores": 1,
                   "memory": 100, "disk": 100, "wall_time": 2,
-                  "end_in": 4, "category": "c", "inputs": ["/abs/file"]}]}
+                  "end_in": 4, "category": "c", "inputs": ["/abs/file"],
+                  "snapshot_file": "/abs/events.json"}]}
 A task with "after": TAG is submitted once TAG is done (for the
 allocations that follow measurements).
 """
@@ -81,6 +82,8 @@ def make_task(d):
             t.specify_end_time((time.time() + d["end_in"]) * 1e6)
         for f in d.get("inputs", []):
             t.specify_input_file(f, os.path.basename(f), cache=False)
+        if "snapshot_file" in d:
+            t.specify_snapshot_file(d["snapshot_file"])
         t.specify_max_retries(d.get("retries", 1))
     else:
         t = vine.Task(d["cmd"])
@@ -95,6 +98,8 @@ def make_task(d):
             t.set_time_end((time.time() + d["end_in"]) * 1e6)
         for f in d.get("inputs", []):
             t.add_input(m.declare_file(f, cache=False), os.path.basename(f))
+        if "snapshot_file" in d:
+            t.set_snapshot_file(d["snapshot_file"])
         t.set_retries(d.get("retries", 1))
     return t
 
@@ -160,6 +165,8 @@ while (pending or waiting) and time.time() < deadline:
         "allocated": resources(t.resources_allocated),
         "limits_exceeded": limits(t),
         "seconds": time.time() - started[tag],
+        "snapshots": getattr(t.resources_measured, "snapshots_count", None)
+        if t.resources_measured is not None else None,
     }
     submit_ready()
 
