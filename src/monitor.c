@@ -33,6 +33,7 @@
 #include "spawn.h"
 #include "story.h"
 #include "tracer.h"
+#include "watch.h"
 #include "watchdog.h"
 #include "xmalloc.h"
 
@@ -41,6 +42,7 @@ enum tp_phase { TP_RUNNING, TP_TERMINATING, TP_KILLING };
 #define FIRST_DELAY 0.01		/* first sampling interval, s */
 #define DELAY_GROWTH 1.25		/* back-off factor per sample */
 #define CHECKPOINT_EVERY 5.0		/* partial summaries, s */
+#define WATCH_EVERY 1.0			/* --snapshot-events: longest poll period, s */
 
 struct tp_monitor {
 	const struct tp_options *o;
@@ -75,6 +77,10 @@ struct tp_monitor {
 	pid_t ghosts[64];		/* adopted tids that ended before their
 					 * parent's fork event was seen */
 	unsigned nghosts;
+	struct tp_watch *watch;		/* --snapshot-events, or NULL */
+	double snap_start;		/* s from start: the current snapshot's */
+	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
+	bool snap_known[TP_RES__COUNT];
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -84,10 +90,22 @@ static double now_rel(const struct tp_monitor *m)
 
 /* --- peaks ----------------------------------------------------------- */
 
+/* The current snapshot's peak of @r (--snapshot-events). */
+static void snap_peak(struct tp_monitor *m, enum tp_res r, double v)
+{
+	if (!m->snap_known[r] || v > m->snap_value[r])
+		m->snap_value[r] = v;
+	m->snap_known[r] = true;
+}
+
 static void peak(struct tp_monitor *m, enum tp_res r, double v, double t)
 {
 	struct tp_report *rep = m->rep;
 
+	/* (the tree's max_live is a peak since the start: a snapshot's
+	 * count of processes comes from process_born() and the samples) */
+	if (r != TP_RES_MAX_CONCURRENT_PROCESSES)
+		snap_peak(m, r, v);
 	m->cur[r] = v;
 	m->cur_known[r] = true;
 	if (!rep->known[r] || v > rep->value[r]) {
@@ -186,6 +204,7 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)m->tree.max_live, t);
 	peak(m, TP_RES_TOTAL_PROCESSES, (double)m->tree.total_processes, t);
 	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
+	snap_peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)s->nprocs);
 	debug_msg("sample t=%.3f procs=%u rss=%.1f pss=%.1f stable=%d", s->t, s->nprocs,
 		  s->rss_mb, s->pss_mb, (int)s->pss_stable);
 	if (s->nprocs > 0 && s->pss_stable) {
@@ -312,6 +331,7 @@ static void process_born(struct tp_monitor *m, pid_t pid)
 	}
 	gpu_note_pid(m->gpu, pid);
 	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = m->tree.nlive;
+	snap_peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, m->tree.nlive);
 	m->cur[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
 	m->cur_known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
 	m->cur_known[TP_RES_TOTAL_PROCESSES] = true;
@@ -620,8 +640,54 @@ static double next_delay(struct tp_monitor *m, double cost)
 		d = cost / SAMPLE_CPU_SHARE;
 	if (d > m->o->interval)
 		d = m->o->interval;
+	/* the watched files are looked at each sample, at least once a
+	 * second as resource_monitor does */
+	if (m->watch && d > WATCH_EVERY)
+		d = WATCH_EVERY;
 	m->delay = d;
 	return watchdog_next_delay(&m->o->limits, m->cur, d);
+}
+
+/* --- snapshots (--snapshot-events) ------------------------------------ */
+
+/* Record the current snapshot under @label (taken over), as
+ * resource_monitor does: its peaks since the previous one, totals so far,
+ * wall_time the time it covers; also as TEMPLATE.snapshot.NN. */
+static void record_snapshot(struct tp_monitor *m, double t, char *label)
+{
+	static const enum tp_res totals[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
+		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
+	struct tp_report *rep = m->rep;
+	struct tp_snapshot *s;
+	size_t i;
+
+	rep->snapshots = xreallocarray(rep->snapshots, rep->nsnapshots + 1, sizeof(*s));
+	s = &rep->snapshots[rep->nsnapshots];
+	memset(s, 0, sizeof(*s));
+	s->name = label;
+	s->start = rep->start + m->snap_start;
+	s->end = rep->start + t;
+	memcpy(s->value, m->snap_value, sizeof(s->value));
+	memcpy(s->known, m->snap_known, sizeof(s->known));
+	for (i = 0; i < ARRAY_SIZE(totals); i++) {
+		s->value[totals[i]] = rep->value[totals[i]];
+		s->known[totals[i]] = rep->known[totals[i]];
+	}
+	s->value[TP_RES_WALL_TIME] = t - m->snap_start;
+	s->known[TP_RES_WALL_TIME] = true;
+	summary_write_snapshot(m->o, s, rep->nsnapshots);
+	rep->nsnapshots++;
+	debug_msg("snapshot %zu: %s", rep->nsnapshots, label);
+	memset(m->snap_known, 0, sizeof(m->snap_known));
+	m->snap_start = t;
+}
+
+static void poll_snapshot_events(struct tp_monitor *m, double t)
+{
+	char *label;
+
+	if (m->watch && (label = watch_poll(m->watch)))
+		record_snapshot(m, t, label);
 }
 
 static void sample(struct tp_monitor *m)
@@ -639,6 +705,7 @@ static void sample(struct tp_monitor *m)
 	if (m->series)
 		series_add(m->series, &s, m->rep, m->cur);
 	story_sample(m->story, &m->tree, &s);
+	poll_snapshot_events(m, t);
 	if (m->phase == TP_RUNNING)
 		check_limits(m, s.biggest_pid);
 	if (t - m->last_checkpoint >= checkpoint_period(m->o))
@@ -842,6 +909,8 @@ static void finish_report(struct tp_monitor *m)
 	net_end(m->net, &m->tree);	/* sockets closing as the tree ended */
 	gpu_sample(m->gpu, &m->tree, t);	/* accounting records of the last processes */
 	fill_report(m, t);
+	/* lines written just before the end still make their snapshot */
+	poll_snapshot_events(m, t);
 	if (WIFSIGNALED(m->root_status)) {
 		rep->signal = WTERMSIG(m->root_status);
 		rep->exit_status = 128 + rep->signal;
@@ -964,6 +1033,21 @@ static struct tp_gpu *open_gpu(void)
 	return gpu_open(lib, clock_wall());
 }
 
+/* Read the --snapshot-events file and note the watched files' state
+ * before the task starts.  0, or -1 after printing why. */
+static int start_watch(struct tp_monitor *m)
+{
+	char err[512];
+
+	m->watch = watch_load(m->o->snapshot_events, err, sizeof(err));
+	if (!m->watch) {
+		error_msg("--snapshot-events: %s", err);
+		return -1;
+	}
+	watch_start(m->watch);
+	return 0;
+}
+
 /* Sleep until a signal or the next deadline, whichever comes first. */
 static int wait_signal(struct tp_monitor *m)
 {
@@ -1028,6 +1112,10 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		status = TP_EXIT_FAILURE;
 		goto out;
 	}
+	if (o->snapshot_events && start_watch(&m) < 0) {
+		status = TP_EXIT_FAILURE;
+		goto out;
+	}
 	raise_fd_limit(&m);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	rep->start = clock_wall();
@@ -1079,6 +1167,7 @@ out:
 	usage_free(&m.usage);
 	series_close(m.series);
 	files_free(m.files);
+	watch_free(m.watch);
 	ptree_free(&m.tree);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;

@@ -51,7 +51,7 @@ static const struct option long_opts[] = {
 	{ "catalog-project", required_argument, NULL, OPT_IGNORED_ARG },
 	{ "catalog", required_argument, NULL, OPT_IGNORED_ARG },
 	{ "catalog-interval", required_argument, NULL, OPT_IGNORED_ARG },
-	{ "snapshot-events", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "snapshot-events", required_argument, NULL, OPT_SNAPSHOT_EVENTS },
 	{ "update-summary", no_argument, NULL, OPT_UPDATE_SUMMARY },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ NULL, 0, NULL, 0 }
@@ -78,6 +78,8 @@ static void usage(void)
 "      --quiet                       no short summary on stderr when it is a terminal\n"
 "  -V, --verbatim-to-summary='KEY: VALUE'  add a field to the summary (repeatable)\n"
 "      --no-pprint                   write the summary on one line\n"
+"      --snapshot-events=FILE        take labelled snapshots of the figures when the\n"
+"                                    files FILE names change (resource_monitor's format)\n"
 "      --update-summary              rewrite the summary every interval while the\n"
 "                                    task runs (exit_type \"running\")\n"
 "Measuring:\n"
@@ -252,6 +254,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_NO_DISK: o->disk = false; break;
 	case OPT_SERIES: o->time_series = true; break;
 	case OPT_UPDATE_SUMMARY: o->update_summary = true; break;
+	case OPT_SNAPSHOT_EVENTS: o->snapshot_events = arg; break;
 	case OPT_INOTIFY: o->inotify = true; break;
 	case OPT_RECORDS: o->process_records = true; break;
 	case OPT_TRACE: o->trace = true; break;

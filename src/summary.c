@@ -182,6 +182,36 @@ static void add_usage(json_t *root, const struct tp_options *o, const struct tp_
 			    measure(u->memory_growth, "MB/min", 3) : json_null());
 }
 
+static json_t *snapshot_json(const struct tp_snapshot *s)
+{
+	json_t *j = json_object();
+	int i;
+
+	json_object_set_new(j, "snapshot_name", jsontext_new(s->name));
+	json_object_set_new(j, "start", measure(s->start, "s", 6));
+	json_object_set_new(j, "end", measure(s->end, "s", 6));
+	for (i = 0; i < TP_RES__COUNT; i++)
+		json_object_set_new(j, res_info(i)->name, s->known[i] ?
+				    measure(s->value[i], res_info(i)->unit, res_decimals(i)) :
+				    json_null());
+	return j;
+}
+
+/* "snapshots": an array of objects, the shape cctools' parser takes (each
+ * element read as a summary of its own); absent when there is none. */
+static void add_snapshots(json_t *root, const struct tp_report *r)
+{
+	json_t *a;
+	size_t i;
+
+	if (!r->nsnapshots)
+		return;
+	a = json_array();
+	for (i = 0; i < r->nsnapshots; i++)
+		json_array_append_new(a, snapshot_json(&r->snapshots[i]));
+	json_object_set_new(root, "snapshots", a);
+}
+
 static json_t *build(const struct tp_options *o, const struct tp_report *r)
 {
 	json_t *root = json_object();
@@ -218,6 +248,7 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "peak_times", peak_times(r));
 	json_object_set_new(root, "tracking", json_string(r->tracking_ptrace ? "ptrace" : "poll"));
 	add_usage(root, o, r);
+	add_snapshots(root, r);
 	if (r->partial)
 		json_object_set_new(root, "partial", json_true());
 	/* disk and total_files are then lower bounds */
@@ -236,7 +267,7 @@ bool summary_field_reserved(const char *key)
 		"cores_avg", "memory_pss", "gpu_cores", "gpu_cores_avg", "gpu_time", "bytes_received", "bytes_sent", "bandwidth",
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
-		"peak_times", "tracking", "partial", "disk_partial",
+		"peak_times", "tracking", "partial", "disk_partial", "snapshots",
 		"limits", "stopped_at",
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",
@@ -292,22 +323,30 @@ void summary_release(void)
 	reserve = NULL;
 }
 
+/* @root as text ending with a newline (malloc'd). */
+static char *dump(const json_t *root, bool pprint)
+{
+	size_t flags = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER |
+		       (pprint ? JSON_INDENT(2) : JSON_COMPACT);
+	char *json = json_dumps(root, flags);
+	char *text_nl;
+
+	if (!json)
+		error_msg_and_die("out of memory");
+	text_nl = xasprintf("%s\n", json);
+	free(json);
+	return text_nl;
+}
+
 /* Write @root as @path.  A checkpoint (@r->partial) leaves the reserve
  * for the final summary and tells a failure once; the final summary
  * (@reserved) may use the reserve. */
 static int write_json(const struct tp_options *o, const struct tp_report *r,
 		      const char *path, const json_t *root, bool reserved)
 {
-	size_t flags = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER |
-		       (o->pprint ? JSON_INDENT(2) : JSON_COMPACT);
-	char *json = json_dumps(root, flags);
-	char *text_nl;
+	char *text_nl = dump(root, o->pprint);
 	int ret;
 
-	if (!json)
-		error_msg_and_die("out of memory");
-	text_nl = xasprintf("%s\n", json);
-	free(json);
 	if (r->partial) {
 		static bool checkpoint_failed;
 
@@ -351,4 +390,30 @@ int summary_write(const struct tp_options *o, const struct tp_report *r)
 	json_decref(root);
 	free(path);
 	return ret;
+}
+
+int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot *s, size_t n)
+{
+	json_t *root = snapshot_json(s);
+	char *text_nl = dump(root, o->pprint);
+	char *path = xasprintf("%s.snapshot.%02zu", o->template, n);
+	int ret = outfile_write(path, text_nl, strlen(text_nl));
+
+	if (ret < 0)
+		warn_msg("cannot write %s: %s", path, strerror(errno));
+	json_decref(root);
+	free(text_nl);
+	free(path);
+	return ret;
+}
+
+void summary_report_free(struct tp_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsnapshots; i++)
+		free(r->snapshots[i].name);
+	free(r->snapshots);
+	r->snapshots = NULL;
+	r->nsnapshots = 0;
 }

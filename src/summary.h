@@ -13,6 +13,15 @@
 
 enum tp_exit_type { TP_EXIT_NORMAL, TP_EXIT_SIGNAL, TP_EXIT_LIMITS };
 
+/* A snapshot taken on a --snapshot-events event: the peaks (and totals so
+ * far) of the time since the previous snapshot, or since the start. */
+struct tp_snapshot {
+	char *name;			/* "label(count),...", owned */
+	double start, end;		/* s since the epoch */
+	double value[TP_RES__COUNT];	/* wall_time: end - start */
+	bool known[TP_RES__COUNT];
+};
+
 struct tp_report {
 	double start, end;		/* s since the epoch */
 	double value[TP_RES__COUNT];	/* peaks and totals, summary units */
@@ -44,6 +53,8 @@ struct tp_report {
 	struct tp_usage_figures usage;	/* utilization, cpu-hours, memory growth */
 	double stopped_at;		/* s from start when tpmon began to stop
 					 * the tree (limit, signal); <0 never */
+	struct tp_snapshot *snapshots;	/* owned; free with summary_report_free() */
+	size_t nsnapshots;
 };
 
 /* Is @key a field that tpmon writes itself (so -V may not set it)? */
@@ -61,5 +72,12 @@ void summary_release(void);
  * not partial, may use the reserved space).  0, or -1 after printing why;
  * a failing checkpoint is told once. */
 int summary_write(const struct tp_options *o, const struct tp_report *r);
+
+/* Write snapshot number @n (from 0) as TEMPLATE.snapshot.NN, as
+ * resource_monitor does.  0, or -1 after printing why. */
+int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot *s, size_t n);
+
+/* Free what @r owns (its snapshots). */
+void summary_report_free(struct tp_report *r);
 
 #endif

@@ -149,6 +149,7 @@ int main(int argc, char **argv)
 	} else {
 		status = exit_code(&o, &rep);
 	}
+	summary_report_free(&rep);
 	summary_release();
 	outfile_unpin_dir();
 	options_free(&o);

@@ -2,7 +2,28 @@
 ## pass: --update-summary, --snapshot-events and --pid.  Included by
 ## tests/local.mk.
 
+check_PROGRAMS += tests/helpers/log-steps
+tests_helpers_log_steps_SOURCES = tests/helpers/log-steps.c $(TPH_COMMON)
+tests_helpers_log_steps_CPPFLAGS = $(TPH_CPP)
+tests_helpers_log_steps_CFLAGS = $(TPH_CF)
+tests_helpers_log_steps_LDFLAGS = $(TPH_LD)
+
 TP_ENGINE_OPTS_TESTS = \
-	tests/opts-update-summary.test
+	tests/opts-update-summary.test \
+	tests/opts-snapshots.test \
+	tests/opts-snapshots-wq.test
 TESTS += $(TP_ENGINE_OPTS_TESTS)
-EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS)
+EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-wq.py
+
+check_PROGRAMS += tests/unit/test-watch
+TESTS += tests/unit/test-watch
+tests_unit_test_watch_SOURCES = tests/unit/test-watch.c tests/unit/tap.h
+tests_unit_test_watch_LDADD = $(TPMON_LIBS) -lm
+
+if ENABLE_FUZZERS
+noinst_PROGRAMS += tests/fuzz/fuzz-watch
+tests_fuzz_fuzz_watch_SOURCES = tests/fuzz/fuzz-watch.c src/watch.c src/xmalloc.c src/error.c
+tests_fuzz_fuzz_watch_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_watch_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_watch_LDADD = $(JANSSON_LIBS)
+endif

@@ -1,0 +1,412 @@
+/* watch.c: --snapshot-events.  The configuration is parsed once (jansson);
+ * then each poll stat()s every watched file, reads the complete lines
+ * appended since the last poll, and counts the events that fired.  The
+ * semantics are resource_monitor's (rmonitor_file_watch.c), read from its
+ * source, with two of its slips left out (see doc/cctools.md): "count"
+ * bounds every kind of event, and a line is matched once it is complete. */
+#include <errno.h>
+#include <jansson.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "error.h"
+#include "watch.h"
+#include "xmalloc.h"
+
+enum tp_watch_kind { TP_WATCH_CREATE, TP_WATCH_DELETE, TP_WATCH_TRUNCATE, TP_WATCH_PATTERN };
+
+struct tp_watch_event {
+	char *label;
+	enum tp_watch_kind kind;
+	regex_t re;			/* TP_WATCH_PATTERN */
+	long max_count;			/* -1: no bound */
+	long total;			/* fired so far */
+	long cycle;			/* fired in this poll */
+};
+
+struct tp_watch_file {
+	char *path;
+	bool from_start, from_start_if_truncated, delete_if_found;
+	bool has_pattern;
+	struct tp_watch_event *events;
+	size_t nevents;
+	/* what the last poll saw */
+	bool exists;
+	off_t position;			/* where the next unread line starts */
+	off_t last_size;
+	ino_t last_ino;
+};
+
+struct tp_watch {
+	struct tp_watch_file *files;
+	size_t nfiles;
+};
+
+/* --- parsing ---------------------------------------------------------- */
+
+static int get_bool(json_t *obj, const char *key, bool dflt, bool *out,
+		    const char *file, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*out = dflt;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v)) {
+		snprintf(err, errlen, "%s: \"%s\" is not a boolean", file, key);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+static bool label_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+/* One element of "events".  Exactly one trigger, as resource_monitor
+ * requires.  ("pattern" is taken for "on-pattern": Work Queue's and
+ * TaskVine's documentation spell it so.) */
+static int parse_event(json_t *j, struct tp_watch_event *e, const char *file,
+		       char *err, size_t errlen)
+{
+	json_t *label = json_object_get(j, "label"), *count = json_object_get(j, "count");
+	json_t *pat = json_object_get(j, "on-pattern");
+	bool c, d, t;
+	int n;
+
+	if (!json_is_object(j)) {
+		snprintf(err, errlen, "%s: an element of \"events\" is not an object", file);
+		return -1;
+	}
+	if (!pat)
+		pat = json_object_get(j, "pattern");
+	if (!json_is_string(label) || !label_ok(json_string_value(label))) {
+		snprintf(err, errlen, "%s: every event needs a \"label\" made of A-Z a-z 0-9 _ -", file);
+		return -1;
+	}
+	if (get_bool(j, "on-create", false, &c, file, err, errlen) < 0 ||
+	    get_bool(j, "on-delete", false, &d, file, err, errlen) < 0 ||
+	    get_bool(j, "on-truncate", false, &t, file, err, errlen) < 0)
+		return -1;
+	if (pat && !json_is_string(pat)) {
+		snprintf(err, errlen, "%s: \"on-pattern\" is not a string", file);
+		return -1;
+	}
+	if (count && !json_is_integer(count)) {
+		snprintf(err, errlen, "%s: \"count\" is not an integer", file);
+		return -1;
+	}
+	n = (int)c + (int)d + (int)t + (pat != NULL);
+	if (n != 1) {
+		snprintf(err, errlen, "%s: event %s: give exactly one of on-create, on-delete, "
+			 "on-truncate and on-pattern", file, json_string_value(label));
+		return -1;
+	}
+	e->kind = c ? TP_WATCH_CREATE : d ? TP_WATCH_DELETE : t ? TP_WATCH_TRUNCATE : TP_WATCH_PATTERN;
+	e->max_count = count ? (long)json_integer_value(count) : -1;
+	if (e->max_count < 0)
+		e->max_count = -1;
+	if (pat) {
+		int rc = regcomp(&e->re, json_string_value(pat), REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			char why[128];
+
+			regerror(rc, &e->re, why, sizeof(why));
+			snprintf(err, errlen, "%s: event %s: bad pattern: %s", file,
+				 json_string_value(label), why);
+			return -1;
+		}
+	}
+	e->label = xstrdup(json_string_value(label));
+	return 0;
+}
+
+static int parse_file(const char *path, json_t *spec, struct tp_watch_file *f,
+		      char *err, size_t errlen)
+{
+	json_t *events = json_object_get(spec, "events"), *ev;
+	size_t i;
+
+	f->path = xstrdup(path);
+	if (!json_is_object(spec)) {
+		snprintf(err, errlen, "%s: expected { \"events\": [ ... ] }", path);
+		return -1;
+	}
+	if (get_bool(spec, "from-start", false, &f->from_start, path, err, errlen) < 0 ||
+	    get_bool(spec, "from-start-if-truncated", true, &f->from_start_if_truncated,
+		     path, err, errlen) < 0 ||
+	    get_bool(spec, "delete-if-found", false, &f->delete_if_found, path, err, errlen) < 0)
+		return -1;
+	if (!json_is_array(events) || json_array_size(events) == 0) {
+		snprintf(err, errlen, "%s: \"events\" must be a non-empty array", path);
+		return -1;
+	}
+	f->events = xcalloc(json_array_size(events), sizeof(*f->events));
+	json_array_foreach(events, i, ev) {
+		if (parse_event(ev, &f->events[i], path, err, errlen) < 0)
+			return -1;
+		f->nevents = i + 1;
+		if (f->events[i].kind == TP_WATCH_PATTERN)
+			f->has_pattern = true;
+	}
+	return 0;
+}
+
+struct tp_watch *watch_parse(const char *text, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr), *spec;
+	struct tp_watch *w;
+	const char *path;
+
+	if (!root) {
+		snprintf(err, errlen, "line %d: %s", jerr.line, jerr.text);
+		return NULL;
+	}
+	if (!json_is_object(root) || json_object_size(root) == 0) {
+		snprintf(err, errlen, "expected { \"FILE\": { \"events\": [ ... ] }, ... }");
+		json_decref(root);
+		return NULL;
+	}
+	w = xcalloc(1, sizeof(*w));
+	w->files = xcalloc(json_object_size(root), sizeof(*w->files));
+	json_object_foreach(root, path, spec) {
+		if (!*path) {
+			snprintf(err, errlen, "an empty file name");
+			goto fail;
+		}
+		w->nfiles++;
+		if (parse_file(path, spec, &w->files[w->nfiles - 1], err, errlen) < 0)
+			goto fail;
+	}
+	json_decref(root);
+	return w;
+fail:
+	json_decref(root);
+	watch_free(w);
+	return NULL;
+}
+
+struct tp_watch *watch_load(const char *path, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	struct tp_watch *w;
+	char local[512];
+
+	if (!fp) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = (len + 4096 + 1) * 2;
+			text = xreallocarray(text, cap, 1);
+		}
+		n = fread(text + len, 1, cap - len - 1, fp);
+		len += n;
+	} while (n > 0);
+	text[len] = '\0';
+	fclose(fp);
+	w = watch_parse(text, local, sizeof(local));
+	if (!w)
+		snprintf(err, errlen, "%s: %s", path, local);
+	free(text);
+	return w;
+}
+
+/* --- polling ---------------------------------------------------------- */
+
+static bool event_active(const struct tp_watch_event *e)
+{
+	return e->max_count < 0 || e->total < e->max_count;
+}
+
+static bool file_active(const struct tp_watch_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nevents; i++)
+		if (event_active(&f->events[i]))
+			return true;
+	return false;
+}
+
+static void fire(struct tp_watch_file *f, enum tp_watch_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < f->nevents; i++) {
+		struct tp_watch_event *e = &f->events[i];
+
+		if (e->kind == kind && event_active(e)) {
+			e->cycle++;
+			e->total++;
+		}
+	}
+}
+
+static void forget(struct tp_watch_file *f)
+{
+	f->exists = false;
+	f->position = 0;
+	f->last_size = 0;
+	f->last_ino = 0;
+}
+
+void watch_start(struct tp_watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nfiles; i++) {
+		struct tp_watch_file *f = &w->files[i];
+		struct stat st;
+
+		forget(f);
+		if (stat(f->path, &st) < 0)
+			continue;
+		f->exists = true;
+		f->last_ino = st.st_ino;
+		f->last_size = st.st_size;
+		if (!f->from_start)
+			f->position = st.st_size;
+	}
+}
+
+static void match_line(struct tp_watch_file *f, const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < f->nevents; i++) {
+		struct tp_watch_event *e = &f->events[i];
+
+		if (e->kind == TP_WATCH_PATTERN && event_active(e) &&
+		    regexec(&e->re, line, 0, NULL, 0) == 0) {
+			e->cycle++;
+			e->total++;
+		}
+	}
+}
+
+/* Match the complete lines from f->position on; a last line without its
+ * newline is left for the next poll (the task may be writing it). */
+static void read_lines(struct tp_watch_file *f)
+{
+	FILE *fp = fopen(f->path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!fp)
+		return;
+	if (fseeko(fp, f->position, SEEK_SET) == 0) {
+		for (;;) {
+			ssize_t n = getline(&line, &cap, fp);
+
+			if (n <= 0 || line[n - 1] != '\n')
+				break;
+			line[n - 1] = '\0';
+			match_line(f, line);
+			f->position += n;
+		}
+	}
+	free(line);
+	fclose(fp);
+}
+
+static void poll_file(struct tp_watch_file *f)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < f->nevents; i++)
+		f->events[i].cycle = 0;
+	if (!file_active(f))
+		return;
+	if (stat(f->path, &st) < 0) {
+		if (f->exists)
+			fire(f, TP_WATCH_DELETE);
+		forget(f);
+		return;
+	}
+	if (!f->exists) {
+		fire(f, TP_WATCH_CREATE);
+		forget(f);
+		f->exists = true;
+	} else if (st.st_size < f->last_size || st.st_ino != f->last_ino) {
+		fire(f, TP_WATCH_TRUNCATE);
+		f->position = f->from_start_if_truncated ? 0 : st.st_size;
+	}
+	f->last_size = st.st_size;
+	f->last_ino = st.st_ino;
+	if (f->has_pattern)
+		read_lines(f);
+	if (f->delete_if_found) {
+		unlink(f->path);
+		forget(f);
+	}
+}
+
+/* Append "label(n)" for every event of @f that fired in this poll. */
+static void add_labels(const struct tp_watch_file *f, char **label)
+{
+	size_t i;
+
+	for (i = 0; i < f->nevents; i++) {
+		const struct tp_watch_event *e = &f->events[i];
+		char *s;
+
+		if (!e->cycle)
+			continue;
+		s = *label ? xasprintf("%s,%s(%ld)", *label, e->label, e->cycle) :
+			     xasprintf("%s(%ld)", e->label, e->cycle);
+		free(*label);
+		*label = s;
+	}
+}
+
+char *watch_poll(struct tp_watch *w)
+{
+	char *label = NULL;
+	size_t i;
+
+	for (i = 0; i < w->nfiles; i++) {
+		poll_file(&w->files[i]);
+		add_labels(&w->files[i], &label);
+	}
+	if (label)
+		debug_msg("snapshot events: %s", label);
+	return label;
+}
+
+void watch_free(struct tp_watch *w)
+{
+	size_t i, j;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->nfiles; i++) {
+		struct tp_watch_file *f = &w->files[i];
+
+		for (j = 0; j < f->nevents; j++) {
+			if (f->events[j].kind == TP_WATCH_PATTERN)
+				regfree(&f->events[j].re);
+			free(f->events[j].label);
+		}
+		free(f->events);
+		free(f->path);
+	}
+	free(w->files);
+	free(w);
+}
