@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "attach.h"
 #include "clock.h"
 #include "disk.h"
 #include "error.h"
@@ -60,6 +61,7 @@ struct tp_monitor {
 	struct tp_cpu_window netwin;	/* (time, Mbit sent + received) */
 	pid_t root, self;
 	bool traced, root_done;
+	bool detach;			/* --pid: stop following, leave the rest */
 	int root_status;
 	sigset_t sigset;		/* what the loop waits for */
 	double t0;			/* monotonic start */
@@ -533,7 +535,8 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 		th->proc->status = ev->status;
 		th->proc->status_known = true;
 
-		if (hwm > th->proc->hwm_kb)
+		/* (a lifetime peak: not of a process older than --pid's attach) */
+		if (hwm > th->proc->hwm_kb && !th->proc->attached)
 			th->proc->hwm_kb = hwm;
 		note_hwm(m, th->proc->hwm_kb);
 	}
@@ -547,7 +550,13 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 	}
 	ptree_thread_gone(&m->tree, ev->tid);
 	/* (poll mode counts leftovers in loop(), after a fresh /proc scan) */
-	if (m->traced && ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+	if (m->o->pid && ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+		/* --pid: the rest is not ours to stop; it is left (and
+		 * detached when tpmon exits) */
+		m->rep->leftover = m->tree.nlive;
+		m->detach = true;
+		debug_msg("followed process ended, leaving %u behind", m->tree.nlive);
+	} else if (m->traced && ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
 		m->rep->leftover = m->tree.nlive;
 		debug_msg("main process ended, %u left behind", m->tree.nlive);
 		stop_tree(m);
@@ -765,10 +774,16 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 		escalate(m);
 		return;
 	}
-	warn_msg("got signal %d, stopping the task", sig);
 	m->rep->monitor_signal = sig;
 	if (m->rep->exit_type != TP_EXIT_LIMITS)
 		m->rep->exit_type = TP_EXIT_SIGNAL;
+	if (m->o->pid && m->phase == TP_RUNNING) {
+		/* --pid: tpmon stops following; the processes go on */
+		warn_msg("got signal %d, leaving process %d", sig, (int)m->root);
+		m->detach = true;
+		return;
+	}
+	warn_msg("got signal %d, stopping the task", sig);
 	stop_tree(m);
 }
 
@@ -911,7 +926,9 @@ static void finish_report(struct tp_monitor *m)
 	fill_report(m, t);
 	/* lines written just before the end still make their snapshot */
 	poll_snapshot_events(m, t);
-	if (WIFSIGNALED(m->root_status)) {
+	if (!m->root_done) {
+		rep->exit_unknown = true;	/* --pid, left running */
+	} else if (WIFSIGNALED(m->root_status)) {
 		rep->signal = WTERMSIG(m->root_status);
 		rep->exit_status = 128 + rep->signal;
 		if (rep->exit_type == TP_EXIT_NORMAL)
@@ -1033,6 +1050,28 @@ static struct tp_gpu *open_gpu(void)
 	return gpu_open(lib, clock_wall());
 }
 
+/* --pid: follow the running process o->pid and its descendants.
+ * Returns its pid, or -1 with *status set after printing why. */
+static pid_t attach_task(struct tp_monitor *m, int *status)
+{
+	pid_t pid = m->o->pid;
+
+	if (attach_tree(&m->tree, pid, m->self, tracer_options_attach(story_wanted(m->o))) < 0) {
+		if (errno == ESRCH)
+			error_msg("--pid %d: no such process", (int)pid);
+		else if (errno == EPERM)
+			error_msg("--pid %d: not permitted to trace it (it is traced already, "
+				  "belongs to another user, or see "
+				  "/proc/sys/kernel/yama/ptrace_scope)", (int)pid);
+		else
+			perror_msg("--pid %d", (int)pid);
+		*status = TP_EXIT_FAILURE;
+		return -1;
+	}
+	m->traced = true;
+	return pid;
+}
+
 /* Read the --snapshot-events file and note the watched files' state
  * before the task starts.  0, or -1 after printing why. */
 static int start_watch(struct tp_monitor *m)
@@ -1064,7 +1103,7 @@ static int wait_signal(struct tp_monitor *m)
 
 static void loop(struct tp_monitor *m)
 {
-	while (!m->root_done || m->tree.nlive > 0) {
+	while ((!m->root_done || m->tree.nlive > 0) && !m->detach) {
 		int sig;
 
 		if (m->traced && m->root_done && m->no_children) {
@@ -1125,15 +1164,23 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		m.series = series_open(o->template);
 	m.net = net_new();
 	m.gpu = open_gpu();
-	m.root = start_task(&m, &old, &status);
-	if (m.root < 0)
-		goto out;
-	if (!m.traced)
-		rep->tracking_ptrace = false;
+	if (o->pid) {
+		m.root = attach_task(&m, &status);
+		if (m.root < 0)
+			goto out;
+	} else {
+		m.root = start_task(&m, &old, &status);
+		if (m.root < 0)
+			goto out;
+		if (!m.traced)
+			rep->tracking_ptrace = false;
+	}
 	m.story = story_open(o, &m.tree, m.self);
-	ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
+	if (!o->pid) {
+		ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
+		ptree_thread(&m.tree, m.root)->started = true;
+	}
 	gpu_note_pid(m.gpu, m.root);
-	ptree_thread(&m.tree, m.root)->started = true;
 	if (o->inotify && m.traced)
 		m.files = files_new();
 	start_disk(&m);

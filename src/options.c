@@ -2,6 +2,7 @@
  * that engines which call resource_monitor can call tpmon unchanged. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,8 @@ static void usage(void)
 "Usage: tpmon [OPTIONS] -- COMMAND [ARGS...]\n"
 "       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'   (or -c)\n"
 "       tpmon report [OPTIONS] INPUT...   sum up many summaries (--help)\n"
+"       tpmon [OPTIONS] --pid PID   follow a running process and its descendants\n"
+"                                   from now on, instead of starting a command\n"
 "Run COMMAND, follow its whole process tree, enforce limits, and write\n"
 "a JSON summary of what the tree used to TEMPLATE.summary.\n"
 "\n"
@@ -220,6 +223,21 @@ static int parse_limits(struct tp_options *o, int c, const char *arg)
 	return r;
 }
 
+static int parse_pid(const char *arg, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v <= 0 || v > INT32_MAX) {
+		error_msg("--pid: %s: expected a process id (a positive integer)", arg);
+		return -1;
+	}
+	*pid = (pid_t)v;
+	return 0;
+}
+
 /* Apply one option; returns 0, 1 (served --help/--version), -1 (error).
  * @name is the option as written, for messages. */
 static int apply(struct tp_options *o, int c, const char *arg, const char *name,
@@ -272,8 +290,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 		warn_msg("note: %s: not implemented by tpmon, ignored", name);
 		break;
 	case OPT_PID:
-		error_msg("--pid: attaching to a running process is not supported");
-		return -1;
+		return parse_pid(arg, &o->pid);
 	default:
 		return -1;	/* getopt already said why */
 	}
@@ -313,8 +330,29 @@ static void choose_exit_codes(struct tp_options *o, const char *argv0, int expli
 	error_warnings_quiet(o->exit_codes == TP_CODES_CCTOOLS);
 }
 
+/* --pid: no command, and nothing that needs the task started by tpmon. */
+static int finish_pid(struct tp_options *o, int argc)
+{
+	if (o->sh || optind < argc) {
+		error_msg("--pid: a command cannot be given too");
+		return -1;
+	}
+	if (o->inotify || o->tracking == TP_TRACK_POLL) {
+		error_msg("--pid: %s needs a task started by tpmon",
+			  o->inotify ? "--with-inotify" : "--tracking=poll");
+		return -1;
+	}
+	o->argv = xcalloc(1, sizeof(char *));
+	o->command = xasprintf("# following pid %d with --pid", (int)o->pid);
+	if (!o->template)
+		o->template = xasprintf("resource-pid-%d", (int)getpid());
+	return 0;
+}
+
 static int finish(struct tp_options *o, int argc, char **argv)
 {
+	if (o->pid)
+		return finish_pid(o, argc);
 	if (o->sh && optind < argc) {
 		error_msg("give either --sh STRING or -- COMMAND, not both");
 		return -1;

@@ -155,6 +155,22 @@ void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a)
 	proc_io_add(&sum->io, &a->io);
 }
 
+#define SUB_SAT(out, a, f) ((out)->f = (out)->f > (a)->f ? (out)->f - (a)->f : 0)
+
+/* @out -= @base, field by field, never below 0. */
+static void acct_sub(struct tp_acct *out, const struct tp_acct *base)
+{
+	SUB_SAT(out, base, cpu_ns);
+	SUB_SAT(out, base, ctxsw);
+	SUB_SAT(out, base, io.rchar);
+	SUB_SAT(out, base, io.wchar);
+	SUB_SAT(out, base, io.syscr);
+	SUB_SAT(out, base, io.syscw);
+	SUB_SAT(out, base, io.read_bytes);
+	SUB_SAT(out, base, io.write_bytes);
+	SUB_SAT(out, base, io.cancelled_write_bytes);
+}
+
 #define TAKE_MAX(out, a, b, f) ((out)->f = (a)->f > (b)->f ? (a)->f : (b)->f)
 
 void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out)
@@ -170,6 +186,8 @@ void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out)
 	TAKE_MAX(out, a, b, io.read_bytes);
 	TAKE_MAX(out, a, b, io.write_bytes);
 	TAKE_MAX(out, a, b, io.cancelled_write_bytes);
+	if (p->attached)
+		acct_sub(out, &p->base);
 }
 
 void ptree_total_acct(const struct tp_ptree *t, struct tp_acct *out)

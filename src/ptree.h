@@ -41,6 +41,9 @@ struct tp_proc {
 	bool single;		/* one thread at the last stat read */
 	bool had_threads;	/* more than one thread was ever seen */
 	bool had_children;	/* it created a process of the tree */
+	bool attached;		/* --pid: it was running before tpmon came */
+	struct tp_acct base;	/* --pid: its figures when tpmon came, not
+				 * counted (ptree_proc_acct() subtracts them) */
 	char comm[64];
 
 	struct tp_acct exited;	/* sum of final figures of exited threads */

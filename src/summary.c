@@ -126,7 +126,7 @@ static void add_exit(json_t *root, const struct tp_options *o, const struct tp_r
 				    json_string("running") : json_null());
 	else
 		json_object_set_new(root, "exit_type", json_string(exit_type_name(r->exit_type)));
-	json_object_set_new(root, "exit_status", r->partial ? json_null() :
+	json_object_set_new(root, "exit_status", r->partial || r->exit_unknown ? json_null() :
 			    json_integer(r->exit_status));
 	if (r->signal)
 		json_object_set_new(root, "signal", json_integer(r->signal));

@@ -41,6 +41,7 @@ struct tp_report {
 	struct tp_acct acct;		/* totals: ctx switches, io counters */
 	enum tp_exit_type exit_type;
 	int exit_status;		/* task's status when it exited */
+	bool exit_unknown;		/* --pid: tpmon left before it ended */
 	int signal;			/* fatal signal of the task, or 0 */
 	int monitor_signal;		/* signal that stopped tpmon, or 0 */
 	struct tp_limits exceeded;	/* limits that were broken */

@@ -24,6 +24,11 @@ unsigned tracer_options(bool exec, bool seccomp)
 	return o;
 }
 
+unsigned tracer_options_attach(bool exec)
+{
+	return tracer_options(exec, false) & ~(unsigned)PTRACE_O_EXITKILL;
+}
+
 int tracer_seize(pid_t pid, unsigned options)
 {
 	return ptrace(PTRACE_SEIZE, pid, 0L, (long)options) < 0 ? -1 : 0;

@@ -41,6 +41,11 @@ struct tp_event {
  * @exec adds exec events, @seccomp PTRACE_O_TRACESECCOMP. */
 unsigned tracer_options(bool exec, bool seccomp);
 
+/* Options for --pid: the same (no seccomp stops: no filter can be put in
+ * a running process) without EXITKILL, as processes tpmon did not start
+ * must outlive tpmon. */
+unsigned tracer_options_attach(bool exec);
+
 /* PTRACE_SEIZE @pid with @options.  0, or -1 with errno. */
 int tracer_seize(pid_t pid, unsigned options);
 

@@ -8,10 +8,17 @@ tests_helpers_log_steps_CPPFLAGS = $(TPH_CPP)
 tests_helpers_log_steps_CFLAGS = $(TPH_CF)
 tests_helpers_log_steps_LDFLAGS = $(TPH_LD)
 
+check_PROGRAMS += tests/helpers/attach-target
+tests_helpers_attach_target_SOURCES = tests/helpers/attach-target.c $(TPH_COMMON)
+tests_helpers_attach_target_CPPFLAGS = $(TPH_CPP)
+tests_helpers_attach_target_CFLAGS = $(TPH_CF) -pthread
+tests_helpers_attach_target_LDFLAGS = $(TPH_LD) -pthread
+
 TP_ENGINE_OPTS_TESTS = \
 	tests/opts-update-summary.test \
 	tests/opts-snapshots.test \
-	tests/opts-snapshots-wq.test
+	tests/opts-snapshots-wq.test \
+	tests/opts-pid.test
 TESTS += $(TP_ENGINE_OPTS_TESTS)
 EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-wq.py
 

@@ -1,0 +1,163 @@
+/* attach.c: --pid.  The tree of a running process is read from /proc
+ * (every process's parent from its stat), each thread of it is seized,
+ * and the scan is repeated until it finds nothing new: a thread not yet
+ * seized may fork meanwhile, and its child is then only in /proc.  One
+ * already seized forks under ptrace: its child comes as an event, and
+ * seizing it here fails (EPERM), which is left to the event.
+ * Reproducer of that race: sh -c 'while :; do sleep 0.01 & done' & tpmon --pid $! */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attach.h"
+#include "error.h"
+#include "proc.h"
+#include "tracer.h"
+#include "xmalloc.h"
+
+/* Scans before giving up on a tree that keeps changing under us. */
+#define MAX_SCANS 50
+
+struct pid_pair {
+	pid_t pid, ppid;
+};
+
+/* Every process in /proc with its parent, in a malloc'd array. */
+static size_t list_procs(struct pid_pair **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct proc_stat st;
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end || pid <= 0 || proc_read_stat((pid_t)pid, &st) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			*out = xreallocarray(*out, cap, sizeof(**out));
+		}
+		(*out)[n].pid = (pid_t)pid;
+		(*out)[n].ppid = st.ppid;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The figures of @p so far, from which its use is counted: its CPU time
+ * (stat: every thread, live or not, no children), and its live threads'
+ * I/O and timeslices, read thread by thread as the sampler will. */
+static void baseline(struct tp_proc *p)
+{
+	struct proc_stat st;
+	pid_t *tids;
+	size_t n, i;
+
+	if (proc_read_stat(p->pid, &st) == 0)
+		p->base.cpu_ns = (st.utime + st.stime) *
+				 (1000000000ull / (uint64_t)proc_clock_ticks());
+	n = proc_list_tasks(p->pid, &tids);
+	for (i = 0; i < n; i++) {
+		struct proc_io io;
+		struct proc_schedstat ss;
+
+		if (proc_read_thread_io(p->pid, tids[i], &io) == 0)
+			proc_io_add(&p->base.io, &io);
+		if (proc_read_thread_schedstat(p->pid, tids[i], &ss) == 0)
+			p->base.ctxsw += ss.timeslices;
+	}
+	free(tids);
+}
+
+/* Seize the threads of process @pid not seized yet.  Returns how many
+ * were, or -1 with errno when the leader itself could not be. */
+static int seize_threads(struct tp_ptree *t, pid_t pid, pid_t ppid, unsigned options)
+{
+	struct tp_proc *p = ptree_proc(t, pid);
+	pid_t *tids;
+	size_t n, i;
+	int added = 0;
+
+	if (!p) {
+		if (tracer_seize(pid, options) < 0)
+			return -1;
+		p = ptree_add_proc(t, pid, ppid);
+		p->attached = true;
+		/* its figures so far include children reaped before: read
+		 * it thread by thread, never as a whole */
+		p->had_children = true;
+		ptree_thread(t, pid)->started = true;
+		baseline(p);
+		added++;
+	}
+	n = proc_list_tasks(pid, &tids);
+	for (i = 0; i < n; i++) {
+		if (ptree_thread(t, tids[i]) || tracer_seize(tids[i], options) < 0)
+			continue;
+		ptree_add_thread(t, p, tids[i])->started = true;
+		added++;
+	}
+	free(tids);
+	return added;
+}
+
+/* One scan: seize what is new in the tree of @root.  Returns the number
+ * of threads seized, or -1 when the root could not be. */
+static int scan(struct tp_ptree *t, pid_t root, pid_t self, unsigned options)
+{
+	struct pid_pair *all;
+	size_t n = list_procs(&all), i;
+	int added = 0, r;
+	bool grew = true;
+
+	r = seize_threads(t, root, 0, options);
+	if (r < 0) {
+		free(all);
+		return -1;
+	}
+	added += r;
+	/* parents before children: repeat while the tree grows */
+	while (grew) {
+		grew = false;
+		for (i = 0; i < n; i++) {
+			if (all[i].pid == self || all[i].pid == root ||
+			    !ptree_proc(t, all[i].ppid))
+				continue;
+			if (!ptree_proc(t, all[i].pid))
+				grew = true;
+			r = seize_threads(t, all[i].pid, all[i].ppid, options);
+			if (r > 0)
+				added += r;
+			else if (r < 0)
+				debug_msg("attach: %d: %s", (int)all[i].pid, strerror(errno));
+			all[i].ppid = 0;	/* done with it */
+		}
+	}
+	free(all);
+	return added;
+}
+
+int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options)
+{
+	int i, r = 1;
+
+	if (pid == self) {
+		errno = EPERM;
+		return -1;
+	}
+	for (i = 0; i < MAX_SCANS && r > 0; i++) {
+		r = scan(t, pid, self, options);
+		if (r < 0 && i == 0)
+			return -1;
+	}
+	debug_msg("attach: %u processes, %u threads after %d scans", t->nlive,
+		  t->nthreads, i);
+	return 0;
+}
