@@ -769,6 +769,8 @@ static void on_timer(struct tp_monitor *m)
  * limit; a second one skips the grace. */
 static void on_monitor_signal(struct tp_monitor *m, int sig)
 {
+	if (m->detach)
+		return;		/* --pid: already leaving the processes alone */
 	if (m->rep->monitor_signal) {
 		m->phase = TP_KILLING;
 		escalate(m);
@@ -1130,6 +1132,19 @@ static void loop(struct tp_monitor *m)
 	}
 }
 
+/* Take the signals still pending once the loop is over, so that unblocking
+ * them cannot kill tpmon before it writes the summary: a second SIGINT
+ * that came after the first had ended the loop (timeout(1) sends one to
+ * its child and another to its process group), or a late SIGCHLD. */
+static void drain_signals(struct tp_monitor *m)
+{
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+
+	while (sigtimedwait(&m->sigset, &si, &zero) > 0)
+		;
+}
+
 int monitor_run(const struct tp_options *o, struct tp_report *rep)
 {
 	struct tp_monitor m;
@@ -1216,6 +1231,7 @@ out:
 	files_free(m.files);
 	watch_free(m.watch);
 	ptree_free(&m.tree);
+	drain_signals(&m);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;
 }
