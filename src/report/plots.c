@@ -1,19 +1,398 @@
-/* plots.c: (first landing) not yet drawn. */
+/* plots.c: gnuplot scripts and data files for the report's pictures, and
+ * the run of gnuplot (an external program: Debian's gnuplot-nox, its
+ * pngcairo and svg terminals). */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "error.h"
+#include "report/output.h"
 #include "report/plots.h"
+#include "xmalloc.h"
 
-int rp_plots_write(const char *dir, const struct rp_store *st,
-		   const struct rp_cat *c, size_t n)
+extern char **environ;
+
+/* Picture size in pixels, and colors of the three modes' marks. */
+#define PLOT_W 720
+#define PLOT_H 400
+static const char *const mode_color[RP_MODE__COUNT] = {
+	"#d95f02", "#1b9e77", "#7570b3"
+};
+
+/* @s as a gnuplot single-quoted string ('' for '). */
+static void quoted(FILE *f, const char *s)
 {
-	(void)st; (void)c; (void)n;
-	error_msg("report: --plots %s: not implemented yet", dir);
-	return -1;
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
 }
 
-int rp_out_html(const char *path, const struct rp_store *st,
-		const struct rp_cat *c, size_t n)
+static char *safe_name(const char *name, size_t index, const struct rp_cat *c)
 {
-	(void)st; (void)c; (void)n;
-	error_msg("report: --html %s: not implemented yet", path);
-	return -1;
+	char *s = xstrdup(name[0] ? name : "_");
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		char ch = s[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == '_'))
+			s[i] = '_';
+	}
+	if (s[0] == '.')
+		s[0] = '_';
+	/* two names may map to one: the later group gets its index appended */
+	for (i = 0; i < index; i++) {
+		char *other = safe_name(c[i].group->name, 0, c);
+		int same = strcmp(other, s) == 0;
+
+		free(other);
+		if (same) {
+			char *t = xasprintf("%s-%zu", s, index);
+
+			free(s);
+			return t;
+		}
+	}
+	return s;
+}
+
+/* A round bin width (1, 2 or 5 times a power of ten) near @range/20; for
+ * a resource that cctools buckets, a whole number of its buckets, so that
+ * bars end where allocations can fall. */
+static double bin_width(double lo, double hi, double bucket)
+{
+	double raw = (hi - lo) / 20, p, m;
+
+	if (bucket > 0)
+		return bucket * fmax(1, round(raw / bucket));
+
+	if (!(raw > 0))
+		raw = hi > 0 ? hi / 10 : 1;
+	p = pow(10, floor(log10(raw)));
+	m = raw / p;
+	return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
+}
+
+/* The axis label of resource @r: "memory (MB)". */
+static void axis_label(FILE *f, const char *axis, enum rp_res r)
+{
+	char *label = xasprintf("%s (%s)", rp_res_info(r)->name, rp_res_info(r)->unit);
+
+	fprintf(f, "set %slabel ", axis);
+	quoted(f, label);
+	fputc('\n', f);
+	free(label);
+}
+
+static void both_terminals(FILE *f, const char *base, const char *plot_cmd)
+{
+	char *png = xasprintf("%s.png", base), *svg = xasprintf("%s.svg", base);
+
+	fprintf(f, "set terminal pngcairo noenhanced size %d,%d font 'DejaVu Sans,10'\n"
+		"set output ", PLOT_W, PLOT_H);
+	quoted(f, png);
+	fprintf(f, "\n%s\nset terminal svg noenhanced size %d,%d font 'DejaVu Sans,10' background '#ffffff'\n"
+		"set output ", plot_cmd, PLOT_W, PLOT_H);
+	quoted(f, svg);
+	fprintf(f, "\n%s\nunset output\n", plot_cmd);
+	free(png);
+	free(svg);
+}
+
+/* The key entries and vertical lines for the allocations of @r. */
+static double mark_allocations(FILE *f, const struct rp_cat *c, enum rp_res r,
+			       char *keys, size_t keylen)
+{
+	double right = -INFINITY;
+	char al[32];
+	int a, m;
+
+	keys[0] = '\0';
+	for (a = 0; a < RP_A__COUNT; a++) {
+		if (rp_ares_res(a) != r)
+			continue;
+		for (m = 0; m < RP_MODE__COUNT; m++) {
+			int64_t v = c->alloc[m][a];
+			size_t used = strlen(keys);
+
+			if (v < 0)
+				continue;
+			fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead "
+				"lw 2 dt %d lc rgb '%s' front\n", (long long)v,
+				(long long)v, m + 2, mode_color[m]);
+			snprintf(keys + used, keylen - used,
+				 ", NaN with lines lw 2 dt %d lc rgb '%s' title '%s %s'",
+				 m + 2, mode_color[m], rp_mode_label(m),
+				 rp_fmt_alloc(al, sizeof(al), a, v));
+			if ((double)v > right)
+				right = (double)v;
+		}
+	}
+	return right;
+}
+
+static int histogram(FILE *f, const char *dir, const char *tmp, const char *name,
+		     const struct rp_store *st, const struct rp_cat *c,
+		     enum rp_res r, struct rp_plot_set *set)
+{
+	const struct rp_stats *s = &c->stats[r];
+	char *data = xasprintf("%s/%s-%s.dat", tmp, name, rp_res_info(r)->name);
+	char *base = xasprintf("%s/%s-%s", dir, name, rp_res_info(r)->name);
+	char keys[1024], *cmd, *title;
+	double w = bin_width(s->min, s->max, rp_res_info(r)->bucket), right, lo;
+	FILE *d = fopen(data, "w");
+	size_t i;
+
+	if (!d) {
+		error_msg("report: cannot write %s: %s", data, strerror(errno));
+		free(data);
+		free(base);
+		return -1;
+	}
+	for (i = 0; i < c->group->n; i++) {
+		double v = st->tasks[c->group->idx[i]].v[r];
+
+		if (!isnan(v))
+			fprintf(d, "%.15g\n", v);
+	}
+	fclose(d);
+	fprintf(f, "reset\nunset arrow\nset style fill solid 0.6 border lc rgb '#2b5d8a'\n"
+		"set boxwidth %.15g absolute\nset grid ytics lc rgb '#dddddd'\n"
+		"set ylabel 'tasks'\nset yrange [0:*]\n"
+		"set offsets 0, 0, graph 0.05, 0\n", w * 0.9);
+	axis_label(f, "x", r);
+	title = xasprintf("%s: %s, %zu tasks", c->group->name, rp_res_info(r)->name, s->n);
+	fprintf(f, "set key above horizontal title ");
+	quoted(f, title);
+	fputc('\n', f);
+	right = mark_allocations(f, c, r, keys, sizeof(keys));
+	right = fmax(right, s->max + w);
+	lo = fmin(0, s->min) - w * 0.3;
+	fprintf(f, "set xrange [%.15g:%.15g]\n", lo, right + (right - lo) * 0.04);
+	/* bars hold (end - w, end], as cctools' buckets; the first holds 0 too */
+	fprintf(f, "bin(x) = x <= 0 ? %.15g : ceil(x / %.15g) * %.15g - %.15g\n",
+		w / 2, w, w, w / 2);
+	{
+		size_t len;
+		FILE *m = open_memstream(&cmd, &len);
+
+		fputs("plot ", m);
+		quoted(m, data);
+		fprintf(m, " using (bin($1)):(1) smooth frequency with boxes "
+			"lc rgb '#4a90c8' title 'tasks'%s", keys);
+		fclose(m);
+	}
+	both_terminals(f, base, cmd);
+	set->hist[r] = xasprintf("%s.svg", base);
+	free(cmd);
+	free(title);
+	free(data);
+	free(base);
+	return 0;
+}
+
+static const char *const end_label[] = { "succeeded", "stopped at a limit", "failed" };
+static const char *const end_color[] = { "#1b9e77", "#d95f02", "#c0392b" };
+
+static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
+		   const struct rp_store *st, const struct rp_cat *c,
+		   struct rp_plot_set *set)
+{
+	char *data[3], *base = xasprintf("%s/%s-memory-wall_time", dir, name);
+	char *cmd, *title, keys[1024];
+	double top;
+	size_t i, count[3] = { 0, 0, 0 }, len;
+	FILE *d[3], *m;
+	int e, any = 0;
+
+	for (e = 0; e < 3; e++) {
+		data[e] = xasprintf("%s/%s-scatter-%d.dat", tmp, name, e);
+		d[e] = fopen(data[e], "w");
+	}
+	for (i = 0; i < c->group->n; i++) {
+		const struct rp_task *t = &st->tasks[c->group->idx[i]];
+
+		if (isnan(t->v[RP_MEMORY]) || isnan(t->v[RP_WALL_TIME]) || !d[t->end])
+			continue;
+		fprintf(d[t->end], "%.15g %.15g\n", t->v[RP_WALL_TIME], t->v[RP_MEMORY]);
+		count[t->end]++;
+	}
+	for (e = 0; e < 3; e++)
+		if (d[e])
+			fclose(d[e]);
+	fprintf(f, "reset\nunset arrow\nset grid lc rgb '#dddddd'\n"
+		"set xrange [0:*]\nset offsets 0, graph 0.05, graph 0.05, 0\n");
+	axis_label(f, "x", RP_WALL_TIME);
+	axis_label(f, "y", RP_MEMORY);
+	title = xasprintf("%s: memory against wall time", c->group->name);
+	fprintf(f, "set key above horizontal title ");
+	quoted(f, title);
+	fputc('\n', f);
+	top = c->stats[RP_MEMORY].max;
+	/* the memory allocations as horizontal lines */
+	keys[0] = '\0';
+	for (e = 0; e < RP_MODE__COUNT; e++) {
+		int64_t v = c->alloc[e][RP_A_MEMORY];
+		size_t used = strlen(keys);
+
+		if (v < 0)
+			continue;
+		top = fmax(top, (double)v);
+		fprintf(f, "set arrow from graph 0, first %lld to graph 1, first %lld nohead "
+			"lw 1.5 dt %d lc rgb '%s' back\n", (long long)v, (long long)v, e + 2,
+			mode_color[e]);
+		snprintf(keys + used, sizeof(keys) - used,
+			 ", NaN with lines lw 1.5 dt %d lc rgb '%s' title '%s %lld MB'",
+			 e + 2, mode_color[e], rp_mode_label(e), (long long)v);
+	}
+	fprintf(f, "set yrange [0:%.15g]\n", isnan(top) ? 1 : top * 1.08 + 1);
+	m = open_memstream(&cmd, &len);
+	fputs("plot ", m);
+	for (e = 0; e < 3; e++) {
+		if (!count[e])
+			continue;
+		if (any++)
+			fputs(", ", m);
+		quoted(m, data[e]);
+		fprintf(m, " using 1:2 with points pt 7 ps 0.6 lc rgb '%s' title '%s (%zu)'",
+			end_color[e], end_label[e], count[e]);
+	}
+	fputs(keys, m);
+	fclose(m);
+	if (any) {
+		both_terminals(f, base, cmd);
+		set->scatter = xasprintf("%s.svg", base);
+	}
+	free(cmd);
+	free(title);
+	free(base);
+	for (e = 0; e < 3; e++)
+		free(data[e]);
+	return 0;
+}
+
+/* Run gnuplot on @script.  0, or -1 after a message. */
+static int run_gnuplot(const char *script)
+{
+	char arg0[] = "gnuplot", *arg1 = xstrdup(script);
+	char *argv[] = { arg0, arg1, NULL };
+	pid_t pid;
+	int r, st;
+
+	r = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	free(arg1);
+	if (r != 0) {
+		error_msg("report: cannot run gnuplot: %s%s", strerror(r),
+			  r == ENOENT ? " (install gnuplot; Debian: gnuplot-nox)" : "");
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			error_msg("report: waiting for gnuplot: %s", strerror(errno));
+			return -1;
+		}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		error_msg("report: gnuplot failed (status %d)", WIFEXITED(st) ?
+			  WEXITSTATUS(st) : 128 + WTERMSIG(st));
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove the temporary directory @tmp (made by mkdtemp) and its files. */
+static void remove_tmp(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *path;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", tmp, e->d_name);
+		unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(tmp);
+}
+
+int rp_plots_write(const char *dir, const struct rp_store *st,
+		   const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmp, *script;
+	struct rp_plot_set local;
+	size_t i;
+	FILE *f;
+	int r, status = 0;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		error_msg("report: cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	tmp = xasprintf("%s/tpmon-report-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+	if (!mkdtemp(tmp)) {
+		error_msg("report: cannot create a temporary directory: %s", strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	script = xasprintf("%s/plots.gp", tmp);
+	f = fopen(script, "w");
+	if (!f) {
+		error_msg("report: cannot write %s: %s", script, strerror(errno));
+		free(script);
+		rmdir(tmp);
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct rp_plot_set *set = sets ? &sets[i] : &local;
+		char *name = safe_name(c[i].group->name, i, c);
+
+		memset(set, 0, sizeof(*set));
+		for (r = 0; r < RP_RES__COUNT; r++)
+			if (c[i].shown[r] && c[i].stats[r].n > 0 &&
+			    histogram(f, dir, tmp, name, st, &c[i], r, set) < 0)
+				status = -1;
+		scatter(f, dir, tmp, name, st, &c[i], set);
+		if (!sets)
+			rp_plot_sets_clear(set, 1);
+		free(name);
+	}
+	fclose(f);
+	if (status == 0)
+		status = run_gnuplot(script);
+	remove_tmp(tmp);
+	free(tmp);
+	free(script);
+	return status;
+}
+
+void rp_plot_sets_clear(struct rp_plot_set *sets, size_t n)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		for (r = 0; r < RP_RES__COUNT; r++) {
+			free(sets[i].hist[r]);
+			sets[i].hist[r] = NULL;
+		}
+		free(sets[i].scatter);
+		sets[i].scatter = NULL;
+	}
 }

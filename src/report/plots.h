@@ -1,5 +1,6 @@
-/* plots.h: the report's pictures, drawn by gnuplot run as a program, and
- * the HTML page that holds them. */
+/* plots.h: the report's pictures, drawn by gnuplot run as a program (no
+ * plotting code here: a data file and a script per group), and the HTML
+ * page that holds them. */
 #ifndef TPMON_REPORT_PLOTS_H
 #define TPMON_REPORT_PLOTS_H
 
@@ -7,14 +8,26 @@
 #include "report/analysis.h"
 #include "report/store.h"
 
-/* In @dir (created if missing): per category and resource with values a
- * histogram CAT-RES.png and .svg with the allocations marked, and a
- * scatter CAT-memory-wall_time.png and .svg.  0, or -1 after a message. */
-int rp_plots_write(const char *dir, const struct rp_store *st,
-		   const struct rp_cat *c, size_t n);
+/* The SVG files drawn for one group (owned paths, NULL: not drawn). */
+struct rp_plot_set {
+	char *hist[RP_RES__COUNT];
+	char *scatter;
+};
 
-/* The --html page at @path.  0, or -1 after a message. */
-int rp_out_html(const char *path, const struct rp_store *st,
-		const struct rp_cat *c, size_t n);
+/* In @dir (created if missing): per group and resource with values a
+ * histogram GROUP-RES.png and .svg with the allocations marked, and a
+ * scatter GROUP-memory-wall_time.png and .svg.  GROUP is the group's name
+ * with any byte but [A-Za-z0-9._-] as '_'.  @sets (n entries, or NULL)
+ * receives the SVG paths.  0, or -1 after a message. */
+int rp_plots_write(const char *dir, const struct rp_store *st,
+		   const struct rp_cat *c, size_t n, struct rp_plot_set *sets);
+
+/* Free the paths of @n sets (not the array). */
+void rp_plot_sets_clear(struct rp_plot_set *sets, size_t n);
+
+/* The --html page at @path, with the SVGs of @sets (NULL: no plots).
+ * 0, or -1 after a message. */
+int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
+		const struct rp_plot_set *sets);
 
 #endif

@@ -1,9 +1,11 @@
 /* report.c: report_main(): options -> read inputs -> group -> analyse ->
  * outputs. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "error.h"
 #include "report/analysis.h"
 #include "report/output.h"
@@ -13,12 +15,58 @@
 #include "report/ropts.h"
 #include "xmalloc.h"
 
+/* Remove a plot's SVG file @svg and the PNG beside it. */
+static void remove_svg_png(const char *svg)
+{
+	char *png;
+
+	if (!svg)
+		return;
+	unlink(svg);
+	png = xasprintf("%.*s.png", (int)(strlen(svg) - 4), svg);
+	unlink(png);
+	free(png);
+}
+
+/* Plots for --plots, or for --html alone in a temporary directory. */
+static int pictures(const struct rp_options *o, const struct rp_store *st,
+		    const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir;
+	size_t i;
+	int r;
+	int status = 0;
+
+	if (o->plots)
+		return rp_plots_write(o->plots, st, c, n, sets);
+	dir = xasprintf("%s/tpmon-html-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		error_msg("report: cannot create a temporary directory: %s", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (rp_plots_write(dir, st, c, n, sets) < 0)
+		status = -1;
+	if (rp_out_html(o->html, c, n, status == 0 ? sets : NULL) < 0)
+		status = -2;
+	for (i = 0; i < n; i++) {
+		for (r = 0; r < RP_RES__COUNT; r++)
+			remove_svg_png(sets[i].hist[r]);
+		remove_svg_png(sets[i].scatter);
+	}
+	rmdir(dir);
+	free(dir);
+	return status;
+}
+
 static int outputs(const struct rp_options *o, const struct rp_store *st,
 		   const struct rp_group *g, const struct rp_cat *c, size_t n)
 {
 	bool to_stdout = (o->json && !strcmp(o->json, "-")) ||
 			 (o->csv && !strcmp(o->csv, "-"));
-	int status = 0;
+	struct rp_plot_set *sets = NULL;
+	int status = 0, r;
 
 	if (!to_stdout)
 		rp_out_text(stdout, c, n);
@@ -26,10 +74,18 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		status = 1;
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
 		status = 1;
-	if (o->plots && rp_plots_write(o->plots, st, c, n) < 0)
-		status = 1;
-	if (o->html && rp_out_html(o->html, st, c, n) < 0)
-		status = 1;
+	if (o->plots || o->html) {
+		sets = xcalloc(n ? n : 1, sizeof(*sets));
+		r = pictures(o, st, c, n, sets);
+		if (r < 0)
+			status = 1;
+		/* --plots DIR and --html: the page takes the plots from DIR */
+		if (o->plots && o->html &&
+		    rp_out_html(o->html, c, n, r == 0 ? sets : NULL) < 0)
+			status = 1;
+		rp_plot_sets_clear(sets, n);
+		free(sets);
+	}
 	return status;
 }
 
