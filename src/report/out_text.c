@@ -95,5 +95,6 @@ void rp_out_text(FILE *f, const struct rp_cat *c, size_t n)
 	if (n > 0)
 		fprintf(f, "\nfirst alloc.: what cctools' category code would choose "
 			"(fit: tasks at or\nunder it; waste: allocated x wall time "
-			"left unused by the tasks that fit)\n");
+			"left unused by the tasks that fit;\n0: cctools truncated "
+			"the largest value seen, under 1, to 0)\n");
 }

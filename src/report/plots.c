@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,13 @@ extern char **environ;
 static const char *const mode_color[RP_MODE__COUNT] = {
 	"#d95f02", "#1b9e77", "#7570b3"
 };
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
 
 /* @s as a gnuplot single-quoted string ('' for '). */
 static void quoted(FILE *f, const char *s)
@@ -67,21 +75,54 @@ static char *safe_name(const char *name, size_t index, const struct rp_cat *c)
 	return s;
 }
 
-/* A round bin width (1, 2 or 5 times a power of ten) near @range/20; for
- * a resource that cctools buckets, a whole number of its buckets, so that
- * bars end where allocations can fall. */
-static double bin_width(double lo, double hi, double bucket)
+/* 1, 2 or 5 times a power of ten, at least @raw. */
+static double round_step(double raw)
 {
-	double raw = (hi - lo) / 20, p, m;
-
-	if (bucket > 0)
-		return bucket * fmax(1, round(raw / bucket));
+	double p, m;
 
 	if (!(raw > 0))
-		raw = hi > 0 ? hi / 10 : 1;
+		return 1;
 	p = pow(10, floor(log10(raw)));
 	m = raw / p;
 	return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
+}
+
+/* A bin width near @range/20: for a resource that cctools buckets, when
+ * the data spread over several of its buckets, a whole number of them, so
+ * that bars end where allocations can fall; else a round number. */
+static double bin_width(double lo, double hi, double bucket)
+{
+	double raw = (hi - lo) / 20;
+
+	if (bucket > 0 && raw >= bucket / 2)
+		return bucket * round(raw / bucket);
+	if (!(raw > 0))
+		raw = hi > 0 ? hi / 10 : 1;
+	return round_step(raw);
+}
+
+/* The tallest bar of @c's values of @r in bins of @w (as bin() in the
+ * script: (end - w, end], 0 in the first). */
+static size_t tallest_bar(const struct rp_store *st, const struct rp_cat *c,
+			  enum rp_res r, double w)
+{
+	double *k = xreallocarray(NULL, c->group->n ? c->group->n : 1, sizeof(double));
+	size_t i, n = 0, run = 0, best = 0;
+
+	for (i = 0; i < c->group->n; i++) {
+		double v = st->tasks[c->group->idx[i]].v[r];
+
+		if (!isnan(v))
+			k[n++] = v <= 0 ? 1 : ceil(v / w);
+	}
+	qsort(k, n, sizeof(double), cmp_double);
+	for (i = 0; i < n; i++) {
+		run = (i > 0 && k[i] == k[i - 1]) ? run + 1 : 1;
+		if (run > best)
+			best = run;
+	}
+	free(k);
+	return best;
 }
 
 /* The axis label of resource @r: "memory (MB)". */
@@ -110,9 +151,11 @@ static void both_terminals(FILE *f, const char *base, const char *plot_cmd)
 	free(svg);
 }
 
-/* The key entries and vertical lines for the allocations of @r. */
+/* The key entries and vertical lines for the allocations of @r; one past
+ * @limit gets no line (it would squeeze the bars into a sliver) and its
+ * key entry says so.  Returns the largest allocation drawn, or -inf. */
 static double mark_allocations(FILE *f, const struct rp_cat *c, enum rp_res r,
-			       char *keys, size_t keylen)
+			       double limit, char *keys, size_t keylen)
 {
 	double right = -INFINITY;
 	char al[32];
@@ -125,17 +168,20 @@ static double mark_allocations(FILE *f, const struct rp_cat *c, enum rp_res r,
 		for (m = 0; m < RP_MODE__COUNT; m++) {
 			int64_t v = c->alloc[m][a];
 			size_t used = strlen(keys);
+			bool drawn = (double)v <= limit;
 
 			if (v < 0)
 				continue;
-			fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead "
-				"lw 2 dt %d lc rgb '%s' front\n", (long long)v,
-				(long long)v, m + 2, mode_color[m]);
+			if (drawn)
+				fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead "
+					"lw 2 dt %d lc rgb '%s' front\n", (long long)v,
+					(long long)v, m + 2, mode_color[m]);
 			snprintf(keys + used, keylen - used,
-				 ", NaN with lines lw 2 dt %d lc rgb '%s' title '%s %s'",
+				 ", NaN with lines lw 2 dt %d lc rgb '%s' title '%s %s%s'",
 				 m + 2, mode_color[m], rp_mode_label(m),
-				 rp_fmt_alloc(al, sizeof(al), a, v));
-			if ((double)v > right)
+				 rp_fmt_alloc(al, sizeof(al), a, v),
+				 drawn ? "" : " (off scale)");
+			if (drawn && (double)v > right)
 				right = (double)v;
 		}
 	}
@@ -176,10 +222,17 @@ static int histogram(FILE *f, const char *dir, const char *tmp, const char *name
 	fprintf(f, "set key above horizontal title ");
 	quoted(f, title);
 	fputc('\n', f);
-	right = mark_allocations(f, c, r, keys, sizeof(keys));
-	right = fmax(right, s->max + w);
-	lo = fmin(0, s->min) - w * 0.3;
-	fprintf(f, "set xrange [%.15g:%.15g]\n", lo, right + (right - lo) * 0.04);
+	/* allocations up to 4 times the data's reach are drawn */
+	right = ceil(s->max / w) * w;
+	right = fmax(right, mark_allocations(f, c, r, fmax(right, w) * 4, keys,
+					     sizeof(keys)));
+	lo = fmin(0, s->min);
+	/* ticks from 0 (no negative label for a resource that cannot be) */
+	fprintf(f, "set xrange [%.15g:%.15g]\nset xtics %.15g, %.15g\n",
+		lo - (right - lo) * 0.02, right + (right - lo) * 0.04, lo,
+		round_step((right - lo) / 8));
+	if (tallest_bar(st, c, r, w) <= 10)
+		fprintf(f, "set ytics 1\n");
 	/* bars hold (end - w, end], as cctools' buckets; the first holds 0 too */
 	fprintf(f, "bin(x) = x <= 0 ? %.15g : ceil(x / %.15g) * %.15g - %.15g\n",
 		w / 2, w, w, w / 2);

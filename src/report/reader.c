@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,63 +49,225 @@ static bool is_summary(const json_t *root)
 	return false;
 }
 
+/* The whole of @path in a new buffer (NUL-terminated, length in *@len),
+ * in one read() for a summary-sized file; NULL with errno set. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 16384, n = 0;
+	char *buf;
+	ssize_t r;
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	while ((r = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		n += (size_t)r;
+		if (n + 1 == cap) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* jansson's allocations while one summary is parsed come from an arena
+ * that is emptied after the file: no malloc/free per JSON value (a third
+ * of the time of reading 100,000 summaries).  Nothing parsed outlives it:
+ * rp_summary_fill() copies the strings it keeps. */
+#define ARENA_BLOCK 65536
+
+struct arena {
+	char *block;		/* current block */
+	size_t used;
+	char **old;		/* blocks filled before it, freed at the reset */
+	size_t nold;
+};
+
+static struct arena arena;
+
+static void *arena_alloc(size_t n)
+{
+	size_t need = (n + 15) & ~(size_t)15;
+	char *p;
+
+	if (need > ARENA_BLOCK / 4) {
+		/* a large value: its own block */
+		p = xmalloc(need);
+		arena.old = xreallocarray(arena.old, arena.nold + 1, sizeof(char *));
+		arena.old[arena.nold++] = p;
+		return p;
+	}
+	if (!arena.block || arena.used + need > ARENA_BLOCK) {
+		if (arena.block) {
+			arena.old = xreallocarray(arena.old, arena.nold + 1, sizeof(char *));
+			arena.old[arena.nold++] = arena.block;
+		}
+		arena.block = xmalloc(ARENA_BLOCK);
+		arena.used = 0;
+	}
+	p = arena.block + arena.used;
+	arena.used += need;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;
+}
+
+static void arena_reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < arena.nold; i++)
+		free(arena.old[i]);
+	free(arena.old);
+	arena.old = NULL;
+	arena.nold = 0;
+	arena.used = 0;
+}
+
+static void arena_release(void)
+{
+	arena_reset();
+	free(arena.block);
+	arena.block = NULL;
+}
+
+/* @text parsed with jansson's allocations in the arena; the task filled
+ * from it is added to @st.  Returns 0, or -1 with a reason in @why. */
+static int parse_summary(struct rp_store *st, const char *path, const char *text,
+			 size_t len, char *why, size_t whylen)
+{
+	json_malloc_t old_malloc;
+	json_free_t old_free;
+	json_error_t err;
+	json_t *root;
+	int r = 0;
+
+	json_get_alloc_funcs(&old_malloc, &old_free);
+	json_set_alloc_funcs(arena_alloc, arena_free);
+	root = json_loadb(text, len, 0, &err);
+	if (!root) {
+		snprintf(why, whylen, "not a readable summary (%s, line %d)", err.text, err.line);
+		r = -1;
+	} else if (!json_is_object(root) || !is_summary(root)) {
+		snprintf(why, whylen, "not a resource summary");
+		r = -1;
+	} else {
+		rp_summary_fill(rp_store_add(st, path), root);
+	}
+	json_decref(root);
+	json_set_alloc_funcs(old_malloc, old_free);
+	arena_reset();
+	return r;
+}
+
 /* Read one JSON summary; @quiet: no warning (the caller falls back). */
 static int read_json(struct rp_store *st, const char *path, bool quiet)
 {
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
+	size_t len = 0;
+	char *text = slurp(path, &len), why[256];
+	int r;
 
-	if (!root || !json_is_object(root) || !is_summary(root)) {
+	if (!text) {
 		if (!quiet) {
-			if (!root)
-				error_msg("warning: skipping %s: not a readable summary (%s, line %d)",
-					  path, err.text, err.line);
-			else
-				error_msg("warning: skipping %s: not a resource summary", path);
+			error_msg("warning: skipping %s: %s", path, strerror(errno));
 			st->skipped++;
 		}
-		json_decref(root);
 		return -1;
 	}
-	rp_summary_fill(rp_store_add(st, path), root);
-	json_decref(root);
-	return 0;
+	r = parse_summary(st, path, text, len, why, sizeof(why));
+	free(text);
+	if (r < 0 && !quiet) {
+		error_msg("warning: skipping %s: %s", path, why);
+		st->skipped++;
+	}
+	return r;
 }
 
-int rp_read_summary_file(struct rp_store *st, const char *path)
+/* Read X.summary, or X.tpmon.json instead when @full says it exists
+ * (-1: not known, look). */
+static int read_summary(struct rp_store *st, const char *path, int full)
 {
 	if (ends_with(path, SUMMARY_EXT)) {
-		char *full = swap_suffix(path, SUMMARY_EXT, FULL_EXT);
+		char *other = swap_suffix(path, SUMMARY_EXT, FULL_EXT);
 		int r = -1;
 
-		if (access(full, R_OK) == 0) {
-			r = read_json(st, full, true);
+		if (full < 0)
+			full = access(other, R_OK) == 0;
+		if (full) {
+			r = read_json(st, other, true);
 			if (r < 0)
 				error_msg("warning: %s is unreadable, reading %s instead",
-					  full, path);
+					  other, path);
 		}
-		free(full);
+		free(other);
 		if (r == 0)
 			return 0;
 	}
 	return read_json(st, path, false);
 }
 
-/* A file found in a directory: read it if it is a summary (X.tpmon.json
- * only when there is no X.summary, which reads it).  Counts in @found. */
-static void walk_file(struct rp_store *st, const char *path, size_t *found)
+int rp_read_summary_file(struct rp_store *st, const char *path)
 {
-	if (ends_with(path, SUMMARY_EXT)) {
-		(*found)++;
-		rp_read_summary_file(st, path);
-	} else if (ends_with(path, FULL_EXT)) {
-		char *sum = swap_suffix(path, FULL_EXT, SUMMARY_EXT);
+	return read_summary(st, path, -1);
+}
+
+/* Is @name among the @n sorted @names? */
+static bool listed(struct dirent **names, int n, const char *name)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, c = strcmp(names[mid]->d_name, name);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return false;
+}
+
+/* A file found in a directory (whose sorted entries are @names): read it
+ * if it is a summary (X.tpmon.json only when there is no X.summary, which
+ * reads it).  Counts in @found. */
+static void walk_file(struct rp_store *st, const char *path, const char *name,
+		      struct dirent **names, int n, size_t *found)
+{
+	if (ends_with(name, SUMMARY_EXT)) {
+		char *full = swap_suffix(name, SUMMARY_EXT, FULL_EXT);
 
 		(*found)++;
-		if (access(sum, F_OK) != 0)
+		read_summary(st, path, listed(names, n, full));
+		free(full);
+	} else if (ends_with(name, FULL_EXT)) {
+		char *sum = swap_suffix(name, FULL_EXT, SUMMARY_EXT);
+
+		(*found)++;
+		if (!listed(names, n, sum))
 			read_json(st, path, false);
 		free(sum);
 	}
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
 static void walk_dir(struct rp_store *st, const char *dir, size_t *found)
@@ -112,7 +275,8 @@ static void walk_dir(struct rp_store *st, const char *dir, size_t *found)
 	struct dirent **names;
 	int n, i;
 
-	n = scandir(dir, &names, NULL, alphasort);
+	/* sorted by strcmp() (so that listed() can search them): the C locale */
+	n = scandir(dir, &names, NULL, by_name);
 	if (n < 0) {
 		error_msg("warning: skipping directory %s: %s", dir, strerror(errno));
 		st->skipped++;
@@ -123,20 +287,21 @@ static void walk_dir(struct rp_store *st, const char *dir, size_t *found)
 		struct stat sb;
 		char *path;
 
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
-			free(names[i]);
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
-		}
 		path = xasprintf("%s/%s", dir, name);
-		if (lstat(path, &sb) == 0) {
-			if (S_ISDIR(sb.st_mode))
-				walk_dir(st, path, found);
-			else if (S_ISREG(sb.st_mode))
-				walk_file(st, path, found);
-		}
+		if (names[i]->d_type == DT_DIR ||
+		    (names[i]->d_type == DT_UNKNOWN && lstat(path, &sb) == 0 &&
+		     S_ISDIR(sb.st_mode)))
+			walk_dir(st, path, found);
+		else if (names[i]->d_type == DT_REG ||
+			 (names[i]->d_type == DT_UNKNOWN && lstat(path, &sb) == 0 &&
+			  S_ISREG(sb.st_mode)))
+			walk_file(st, path, name, names, n, found);
 		free(path);
-		free(names[i]);
 	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
 	free(names);
 }
 
@@ -189,9 +354,11 @@ int rp_read_input(struct rp_store *st, const char *path)
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		read_file(st, path);
+		arena_release();
 		return 0;
 	}
 	walk_dir(st, path, &found);
+	arena_release();
 	if (found == 0) {
 		error_msg("%s: no summaries in this directory (no *.summary nor *.tpmon.json files)",
 			  path);

@@ -65,8 +65,7 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 {
 	bool to_stdout = (o->json && !strcmp(o->json, "-")) ||
 			 (o->csv && !strcmp(o->csv, "-"));
-	struct rp_plot_set *sets = NULL;
-	int status = 0, r;
+	int status = 0;
 
 	if (!to_stdout)
 		rp_out_text(stdout, c, n);
@@ -75,8 +74,9 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
 		status = 1;
 	if (o->plots || o->html) {
-		sets = xcalloc(n ? n : 1, sizeof(*sets));
-		r = pictures(o, st, c, n, sets);
+		struct rp_plot_set *sets = xcalloc(n ? n : 1, sizeof(*sets));
+		int r = pictures(o, st, c, n, sets);
+
 		if (r < 0)
 			status = 1;
 		/* --plots DIR and --html: the page takes the plots from DIR */
