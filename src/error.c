@@ -29,7 +29,9 @@ void error_set_debug_file(const char *path)
 		debug_fd = STDOUT_FILENO;
 		return;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	/* appended to, as resource_monitor does; a link there is refused, not
+	 * followed, and the umask applies */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0)
 		perror_msg("cannot open debug file %s", path);
 	else
