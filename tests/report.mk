@@ -9,3 +9,15 @@ REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-o
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py
+
+# libFuzzer harness of the report's readers of outside input (transaction
+# logs, summaries); seeds in tests/fuzz/corpus/report/.
+if ENABLE_FUZZERS
+noinst_PROGRAMS += tests/fuzz/fuzz-report
+tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
+	src/report/txnlog.c src/report/rsummary.c src/report/store.c \
+	src/report/rtask.c src/units.c src/resources.c src/xmalloc.c src/error.c
+tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
+endif

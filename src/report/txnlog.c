@@ -16,45 +16,74 @@
 #include "report/txnlog.h"
 #include "xmalloc.h"
 
-/* Task ids above this keep no per-task state (category, host). */
-#define MAX_TRACKED_ID 50000000L
-
 struct tinfo {
+	long id;
 	char *category;
 	char *host;
 	bool retrieved;		/* a RETRIEVED line not yet followed by DONE */
+	bool used;
 };
 
+/* Per-task state by id: open addressing, linear probing, at most half
+ * full, so that a hostile id costs one slot, not an array up to it. */
 struct log {
-	struct tinfo *info;
-	long cap;
+	struct tinfo *slot;
+	size_t cap, n;		/* cap: a power of two */
 };
+
+static size_t hash_id(long id, size_t cap)
+{
+	unsigned long long h = (unsigned long long)id * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 17) & (cap - 1);
+}
+
+static struct tinfo *find_slot(struct tinfo *slot, size_t cap, long id)
+{
+	size_t i = hash_id(id, cap);
+
+	while (slot[i].used && slot[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &slot[i];
+}
+
+static void grow(struct log *lg)
+{
+	size_t cap = lg->cap ? 2 * lg->cap : 1024, i;
+	struct tinfo *slot = xcalloc(cap, sizeof(*slot));
+
+	for (i = 0; i < lg->cap; i++)
+		if (lg->slot[i].used)
+			*find_slot(slot, cap, lg->slot[i].id) = lg->slot[i];
+	free(lg->slot);
+	lg->slot = slot;
+	lg->cap = cap;
+}
 
 static struct tinfo *info_of(struct log *lg, long id)
 {
-	if (id < 0 || id > MAX_TRACKED_ID)
-		return NULL;
-	if (id >= lg->cap) {
-		long n = lg->cap ? lg->cap : 1024;
+	struct tinfo *t;
 
-		while (n <= id)
-			n *= 2;
-		lg->info = xreallocarray(lg->info, (size_t)n, sizeof(*lg->info));
-		memset(lg->info + lg->cap, 0, (size_t)(n - lg->cap) * sizeof(*lg->info));
-		lg->cap = n;
+	if (2 * (lg->n + 1) > lg->cap)
+		grow(lg);
+	t = find_slot(lg->slot, lg->cap, id);
+	if (!t->used) {
+		t->used = true;
+		t->id = id;
+		lg->n++;
 	}
-	return &lg->info[id];
+	return t;
 }
 
 static void log_free(struct log *lg)
 {
-	long i;
+	size_t i;
 
 	for (i = 0; i < lg->cap; i++) {
-		free(lg->info[i].category);
-		free(lg->info[i].host);
+		free(lg->slot[i].category);
+		free(lg->slot[i].host);
 	}
-	free(lg->info);
+	free(lg->slot);
 }
 
 /* Next blank-separated word of *@p (NUL-terminated in place), or NULL. */
@@ -166,7 +195,7 @@ static long task_line(struct rp_store *st, const char *path, struct log *lg,
 
 long rp_txnlog_read(struct rp_store *st, FILE *f, const char *path)
 {
-	struct log lg = { NULL, 0 };
+	struct log lg = { NULL, 0, 0 };
 	char *line = NULL, *rest, *time_s, *pid_s, *kind;
 	size_t cap = 0;
 	long tasks = 0, lines = 0;

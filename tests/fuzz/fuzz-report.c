@@ -1,0 +1,55 @@
+/* fuzz-report.c: libFuzzer harness for `tpmon report`'s readers of outside
+ * input: the input as a Work Queue / TaskVine transaction log
+ * (rp_txnlog_read() through fmemopen) and as a summary (json_loadb() then
+ * rp_summary_fill()).  Aborts when a task read breaks the reader's
+ * contract: a value neither unknown (NAN) nor a finite non-negative
+ * number, a task without a source. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+#include "report/rsummary.h"
+#include "report/store.h"
+#include "report/txnlog.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_store(const struct rp_store *st)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < st->n; i++) {
+		const struct rp_task *t = &st->tasks[i];
+
+		if (!t->source)
+			abort();
+		for (r = 0; r < RP_RES__COUNT; r++)
+			if (!isnan(t->v[r]) && (!isfinite(t->v[r]) || t->v[r] < 0))
+				abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rp_store st;
+	json_t *root;
+	FILE *f;
+
+	rp_store_init(&st);
+	f = size ? fmemopen((void *)data, size, "r") : NULL;
+	if (f) {
+		rp_txnlog_read(&st, f, "fuzz");
+		fclose(f);
+	}
+	root = json_loadb((const char *)data, size, 0, NULL);
+	if (root) {
+		rp_summary_fill(rp_store_add(&st, "fuzz"), root);
+		json_decref(root);
+	}
+	check_store(&st);
+	rp_store_free(&st);
+	return 0;
+}
