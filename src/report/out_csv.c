@@ -1,6 +1,8 @@
 /* out_csv.c: one row per task (RFC 4180): source file, category, command,
  * exit_type, exit_status, host, then every resource as a plain number
- * with its unit in the column name; an empty cell is unknown.  Rows come
+ * with its unit in the column name, then what the engine allocated
+ * (alloc_cores, alloc_memory_MB, ...; from transaction logs); an empty
+ * cell is unknown.  Rows come
  * by group, in reading order within a group. */
 #include <errno.h>
 #include <math.h>
@@ -46,6 +48,11 @@ static void row(FILE *f, const struct rp_task *t)
 		if (!isnan(t->v[r]))
 			fprintf(f, "%.15g", t->v[r]);
 	}
+	for (r = 0; r < RP_G__COUNT; r++) {
+		fputc(',', f);
+		if (!isnan(t->given[r]))
+			fprintf(f, "%.15g", t->given[r]);
+	}
 	fputc('\n', f);
 }
 
@@ -64,6 +71,8 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 	fprintf(f, "source,category,command,exit_type,exit_status,host");
 	for (r = 0; r < RP_RES__COUNT; r++)
 		fprintf(f, ",%s", rp_res_info(r)->csv_name);
+	for (r = 0; r < RP_G__COUNT; r++)
+		fprintf(f, ",%s", rp_given_csv(r));
 	fputc('\n', f);
 	for (i = 0; i < ng; i++)
 		for (j = 0; j < g[i].n; j++)

@@ -23,6 +23,38 @@ const struct rp_res_info *rp_res_info(enum rp_res r)
 	return &table[r];
 }
 
+static const struct {
+	enum rp_res res;
+	const char *csv;
+} given[RP_G__COUNT] = {
+	[RP_G_CORES] = { RP_CORES, "alloc_cores" },
+	[RP_G_MEMORY] = { RP_MEMORY, "alloc_memory_MB" },
+	[RP_G_DISK] = { RP_DISK, "alloc_disk_MB" },
+	[RP_G_GPUS] = { RP_GPUS, "alloc_gpus" },
+};
+
+enum rp_res rp_given_res(enum rp_given g)
+{
+	return given[g].res;
+}
+
+const char *rp_given_csv(enum rp_given g)
+{
+	return given[g].csv;
+}
+
+void rp_task_init(struct rp_task *t)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < RP_RES__COUNT; i++)
+		t->v[i] = NAN;
+	for (i = 0; i < RP_G__COUNT; i++)
+		t->given[i] = NAN;
+	t->exit_status = -1;
+}
+
 void rp_task_clear(struct rp_task *t)
 {
 	free(t->category);

@@ -33,11 +33,20 @@ struct rp_res_info {
 
 const struct rp_res_info *rp_res_info(enum rp_res r);
 
+/* What an engine gave the task (a transaction log's RUNNING line). */
+enum rp_given { RP_G_CORES, RP_G_MEMORY, RP_G_DISK, RP_G_GPUS, RP_G__COUNT };
+
+/* The report resource of @g (for its name and unit) and its CSV column,
+ * "alloc_memory_MB". */
+enum rp_res rp_given_res(enum rp_given g);
+const char *rp_given_csv(enum rp_given g);
+
 /* How a task ended. */
 enum rp_end { RP_SUCCEEDED, RP_EXHAUSTED, RP_FAILED };
 
 struct rp_task {
 	double v[RP_RES__COUNT];	/* NAN when unknown */
+	double given[RP_G__COUNT];	/* allocated by the engine; NAN unknown */
 	char *category;		/* owned; "default" when the task has none */
 	char *command;		/* owned or NULL */
 	char *exit_type;	/* owned or NULL (the summary had none) */
@@ -47,6 +56,9 @@ struct rp_task {
 	enum rp_end end;
 	bool normal;		/* enters cctools' histograms: exit_type absent or "normal" */
 };
+
+/* @t empty: every value unknown (NAN), no strings, status unknown. */
+void rp_task_init(struct rp_task *t);
 
 /* Free what @t owns (not @t itself). */
 void rp_task_clear(struct rp_task *t);

@@ -38,17 +38,13 @@ const char *rp_store_source(struct rp_store *st, const char *path)
 struct rp_task *rp_store_add(struct rp_store *st, const char *source)
 {
 	struct rp_task *t;
-	int r;
 
 	if (st->n == st->cap) {
 		st->cap = st->cap ? 2 * st->cap : 256;
 		st->tasks = xreallocarray(st->tasks, st->cap, sizeof(*t));
 	}
 	t = &st->tasks[st->n++];
-	memset(t, 0, sizeof(*t));
-	for (r = 0; r < RP_RES__COUNT; r++)
-		t->v[r] = NAN;
-	t->exit_status = -1;
+	rp_task_init(t);
 	t->source = rp_store_source(st, source);
 	return t;
 }

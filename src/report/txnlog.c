@@ -7,6 +7,7 @@
  * Work Queue writes the measurement on both RETRIEVED and DONE, TaskVine
  * on RETRIEVED only; a DONE that follows a RETRIEVED is not a new task. */
 #include <ctype.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct tinfo {
 	long id;
 	char *category;
 	char *host;
+	double given[RP_G__COUNT];	/* from the RUNNING line; NAN unknown */
 	bool retrieved;		/* a RETRIEVED line not yet followed by DONE */
 	bool used;
 };
@@ -68,8 +70,12 @@ static struct tinfo *info_of(struct log *lg, long id)
 		grow(lg);
 	t = find_slot(lg->slot, lg->cap, id);
 	if (!t->used) {
+		int g;
+
 		t->used = true;
 		t->id = id;
+		for (g = 0; g < RP_G__COUNT; g++)
+			t->given[g] = NAN;
 		lg->n++;
 	}
 	return t;
@@ -126,6 +132,25 @@ static char *exit_type_of(const char *result)
 	return s;
 }
 
+/* The resources allocated to a task, from the JSON at @rest. */
+static void read_given(struct tinfo *ti, const char *rest)
+{
+	json_t *box = json_loads(rest, JSON_DISABLE_EOF_CHECK, NULL);
+	struct rp_task tmp;
+	int g;
+
+	if (!json_is_object(box)) {
+		json_decref(box);
+		return;
+	}
+	rp_task_init(&tmp);
+	rp_summary_fill(&tmp, box);
+	for (g = 0; g < RP_G__COUNT; g++)
+		ti->given[g] = tmp.v[rp_given_res(g)];
+	rp_task_clear(&tmp);
+	json_decref(box);
+}
+
 /* RESULT EXIT_CODE {LIMITS} {MEASURED} at @rest: one task.  Returns 1 when
  * a task was added, 0 when the line has no measurement. */
 static int add_task(struct rp_store *st, const char *path, struct tinfo *ti,
@@ -153,6 +178,8 @@ static int add_task(struct rp_store *st, const char *path, struct tinfo *ti,
 		replace(&t->category, ti->category);
 	if (ti && ti->host)
 		replace(&t->host, ti->host);
+	if (ti)
+		memcpy(t->given, ti->given, sizeof(t->given));
 	free(t->exit_type);
 	t->exit_type = exit_type_of(result);
 	t->exit_status = strtol(code, NULL, 10);
@@ -180,6 +207,8 @@ static long task_line(struct rp_store *st, const char *path, struct log *lg,
 		first = word(&rest);
 		if (ti && first)
 			replace(&ti->host, first);
+		if (ti && first && word(&rest))
+			read_given(ti, rest);
 	} else if (strcmp(state, "RETRIEVED") == 0) {
 		added = add_task(st, path, ti, rest);
 		if (ti)

@@ -8,7 +8,8 @@
 /* Read the log open in @f (named @path) into @st: one task per attempt
  * whose measurement the log gives (a RETRIEVED line, or a DONE line with
  * the measured JSON when no RETRIEVED line came before it), its category
- * from the task's WAITING or READY line, its host from its RUNNING line.
+ * from the task's WAITING or READY line, its host (the worker) and the
+ * resources allocated to it (rp_task.given) from its RUNNING line.
  * Returns the number of tasks read, or -1 after a warning when @f holds
  * no transaction at all. */
 long rp_txnlog_read(struct rp_store *st, FILE *f, const char *path);
