@@ -665,7 +665,8 @@ static double next_delay(struct tp_monitor *m, double cost)
 static void record_snapshot(struct tp_monitor *m, double t, char *label)
 {
 	static const enum tp_res totals[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
-		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
+		TP_RES_BYTES_WRITTEN, TP_RES_BYTES_RECEIVED, TP_RES_BYTES_SENT,
+		TP_RES_TOTAL_PROCESSES };
 	struct tp_report *rep = m->rep;
 	struct tp_snapshot *s;
 	size_t i;
@@ -699,6 +700,20 @@ static void poll_snapshot_events(struct tp_monitor *m, double t)
 		record_snapshot(m, t, label);
 }
 
+/* The network and GPU figures of the sample, for the trace. */
+static void sample_net_gpu(const struct tp_monitor *m, struct tp_sample *s)
+{
+	struct tp_gpu_figures f;
+
+	s->net_known = m->net != NULL;
+	net_totals(m->net, &s->net_sent, &s->net_recv);
+	s->gpu_known = gpu_figures(m->gpu, &f);
+	if (s->gpu_known) {
+		s->gpu_memory_mb = f.memory_mb;
+		s->gpu_cores = f.cores;
+	}
+}
+
 static void sample(struct tp_monitor *m)
 {
 	struct tp_sample s;
@@ -711,6 +726,7 @@ static void sample(struct tp_monitor *m)
 	cost = now_rel(m) - t;
 	s.t = t;
 	update_from_sample(m, &s);
+	sample_net_gpu(m, &s);
 	if (m->series)
 		series_add(m->series, &s, m->rep, m->cur);
 	story_sample(m->story, &m->tree, &s);
@@ -1216,6 +1232,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		m.tree.now = now_rel(&m);
 		sampler_sample(&m.tree, m.tree.now, &s);	/* the counters at the end */
 		s.t = m.tree.now;
+		sample_net_gpu(&m, &s);
 		story_sample(m.story, &m.tree, &s);
 	}
 	if (m.files)

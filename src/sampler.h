@@ -16,6 +16,10 @@ struct tp_sample {
 	unsigned long total_processes;
 	pid_t biggest_pid;		/* process with the largest RSS */
 	unsigned exiting;		/* processes seen as zombies (memory being freed) */
+	/* filled by the monitor, not the sampler */
+	bool net_known, gpu_known;	/* sock_diag, NVML answered */
+	uint64_t net_sent, net_recv;	/* bytes so far, TCP */
+	double gpu_memory_mb, gpu_cores;	/* now */
 };
 
 /* Read every live process of @t and fill @s (@now: s since the start).  Refreshes each process's

@@ -19,6 +19,7 @@ struct tp_story {
 	struct tp_trace *trace;
 	double t, cpu_s;		/* the previous sample, for rates */
 	uint64_t read_b, write_b;
+	uint64_t sent_b, recv_b;
 };
 
 bool story_wanted(const struct tp_options *o)
@@ -123,13 +124,22 @@ void story_sample(struct tp_story *st, struct tp_ptree *t, const struct tp_sampl
 	pt.v[TP_TC_PROCS] = s->nprocs;
 	pt.v[TP_TC_READ] = byte_rate(s->acct.io.read_bytes, st->read_b, dt);
 	pt.v[TP_TC_WRITE] = byte_rate(s->acct.io.write_bytes, st->write_b, dt);
+	pt.v[TP_TC_NET_SENT] = byte_rate(s->net_sent, st->sent_b, dt) * 8.388608;
+	pt.v[TP_TC_NET_RECV] = byte_rate(s->net_recv, st->recv_b, dt) * 8.388608;
+	pt.v[TP_TC_GPU_MEMORY] = s->gpu_memory_mb;
+	pt.v[TP_TC_GPU_CORES] = s->gpu_cores;
 	for (int i = 0; i < TP_TC__COUNT; i++)
 		pt.known[i] = true;
 	pt.known[TP_TC_PSS] = s->pss_stable && s->nprocs > 0;
+	/* network and GPU tracks only where they are measured */
+	pt.known[TP_TC_NET_SENT] = pt.known[TP_TC_NET_RECV] = s->net_known;
+	pt.known[TP_TC_GPU_MEMORY] = pt.known[TP_TC_GPU_CORES] = s->gpu_known;
 	st->t = s->t;
 	st->cpu_s = s->cpu_s;
 	st->read_b = s->acct.io.read_bytes;
 	st->write_b = s->acct.io.write_bytes;
+	st->sent_b = s->net_sent;
+	st->recv_b = s->net_recv;
 	trace_counters(st->trace, &pt);
 	records_flush(st->records);
 	trace_flush(st->trace);

@@ -34,6 +34,10 @@ static const struct {
 	{ TP_TC_PROCS, "processes", "alive" },
 	{ TP_TC_READ, "I/O (MB/s)", "read" },
 	{ TP_TC_WRITE, "I/O (MB/s)", "written" },
+	{ TP_TC_NET_SENT, "network (Mbit/s)", "sent" },
+	{ TP_TC_NET_RECV, "network (Mbit/s)", "received" },
+	{ TP_TC_GPU_MEMORY, "GPU memory (MB)", "used" },
+	{ TP_TC_GPU_CORES, "GPUs", "busy" },
 };
 
 static const char tail[] = "\n]\n";

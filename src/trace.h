@@ -18,6 +18,10 @@ enum tp_trace_counter {
 	TP_TC_PROCS,		/* processes alive */
 	TP_TC_READ,		/* MB/s read from storage since the previous sample */
 	TP_TC_WRITE,		/* MB/s written */
+	TP_TC_NET_SENT,		/* Mbit/s sent over TCP since the previous sample */
+	TP_TC_NET_RECV,		/* Mbit/s received */
+	TP_TC_GPU_MEMORY,	/* MB of GPU memory of the live processes */
+	TP_TC_GPU_CORES,	/* GPUs' worth of SMs in use */
 	TP_TC__COUNT
 };
 

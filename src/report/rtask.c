@@ -16,6 +16,8 @@ static const struct rp_res_info table[RP_RES__COUNT] = {
 	[RP_GPUS] = { "gpus", "gpus", "gpus", TP_UNIT_CORES, true, 1 },
 	[RP_BYTES_RECEIVED] = { "bytes_received", "MB", "bytes_received_MB", TP_UNIT_SIZE, true, 0 },
 	[RP_BYTES_SENT] = { "bytes_sent", "MB", "bytes_sent_MB", TP_UNIT_SIZE, true, 0 },
+	[RP_GPU_MEMORY] = { "gpu_memory", "MB", "gpu_memory_MB", TP_UNIT_SIZE, true, 0 },
+	[RP_GPU_TIME] = { "gpu_time", "s", "gpu_time_s", TP_UNIT_TIME, true, 0 },
 };
 
 const struct rp_res_info *rp_res_info(enum rp_res r)
