@@ -390,7 +390,8 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 			n->ino[n->nino++] = p->sock_ino[i];
 		}
 	}
-	qsort(n->ino, n->nino, sizeof(*n->ino), cmp_u64);
+	if (n->nino > 1)	/* n->ino is NULL before the first socket */
+		qsort(n->ino, n->nino, sizeof(*n->ino), cmp_u64);
 }
 
 void net_sample(struct tp_net *n, struct tp_ptree *t)

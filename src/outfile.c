@@ -233,20 +233,17 @@ int outfile_steal_fd(struct tp_outfile *f)
 
 int outfile_append(struct tp_outfile *f, const void *data, size_t len)
 {
-	ssize_t n;
+	struct stat st;
 
-	do
-		n = pwrite(f->fd, data, len, f->good);
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)len) {
+	/* a short write is retried for the rest, which gives the real
+	 * errno (ENOSPC, EDQUOT, EFBIG) if there is no room */
+	if (pwrite_all(f->fd, data, len, f->good) == 0) {
 		f->good += (off_t)len;
 		return 0;
 	}
-	if (n >= 0)
-		errno = ENOSPC;	/* a short write: the device is full */
 	if (!f->lost++)
 		perror_msg("cannot write %s (records from here on may be missing)", f->path);
-	if (n > 0 && ftruncate(f->fd, f->good) < 0)
+	if (fstat(f->fd, &st) == 0 && st.st_size > f->good && ftruncate(f->fd, f->good) < 0)
 		debug_msg("cannot cut %s back: %s", f->path, strerror(errno));
 	return -1;
 }

@@ -11,3 +11,7 @@ tests_helpers_deep_tree_SOURCES = tests/helpers/deep-tree.c $(TPH_COMMON)
 tests_helpers_deep_tree_CPPFLAGS = $(TPH_CPP)
 tests_helpers_deep_tree_CFLAGS = $(TPH_CF)
 tests_helpers_deep_tree_LDFLAGS = $(TPH_LD)
+
+UNIT_TESTS += tests/unit/test-outfile
+tests_unit_test_outfile_SOURCES = tests/unit/test-outfile.c tests/unit/tap.h
+tests_unit_test_outfile_LDADD = $(TPMON_LIBS) -lm
