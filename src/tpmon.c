@@ -90,7 +90,8 @@ static int check_outputs(const struct tp_options *o)
 	if ((o->time_series && check_output(o->template, ".series") < 0) ||
 	    (o->inotify && check_output(o->template, ".files") < 0) ||
 	    (o->process_records && check_output(o->template, ".processes") < 0) ||
-	    (o->trace && check_output(o->template, ".trace.json") < 0))
+	    (o->trace && check_output(o->template, ".trace.json") < 0) ||
+	    (o->exit_codes == TP_CODES_CCTOOLS && check_output(o->template, ".tpmon.json") < 0))
 		return -1;
 	if (o->disk && o->measure_dirs && disk_check_dirs(o->measure_dirs) < 0)
 		return -1;
