@@ -1013,11 +1013,13 @@ static void start_disk(struct tp_monitor *m)
 {
 	static const char *cwd_only[] = { ".", NULL };
 	const char *const *dirs = m->o->measure_dirs ? m->o->measure_dirs : cwd_only;
-	char *cwd = getcwd(NULL, 0);
-	const char *abs_cwd[] = { cwd, NULL };
+	char *cwd;
 
 	if (!m->o->disk)
 		return;
+	cwd = getcwd(NULL, 0);
+	const char *abs_cwd[] = { cwd, NULL };
+
 	if (!m->o->measure_dirs && cwd)
 		dirs = abs_cwd;
 	m->disk = disk_start(dirs, 1.0);
