@@ -66,6 +66,7 @@ static void usage(void)
 "       tpmon report [OPTIONS] INPUT...   sum up many summaries (--help)\n"
 "       tpmon [OPTIONS] --pid PID   follow a running process and its descendants\n"
 "                                   from now on, instead of starting a command\n"
+"       tpmon plot TEMPLATE [-o FILE.png|FILE.svg]   draw TEMPLATE.series\n"
 "Run COMMAND, follow its whole process tree, enforce limits, and write\n"
 "a JSON summary of what the tree used to TEMPLATE.summary.\n"
 "\n"

@@ -90,7 +90,12 @@ int proc_stat_parse(const char *buf, struct proc_stat *st)
 	if (next_i64(&p, &s) < 0)		/* (4) ppid */
 		return -1;
 	st->ppid = (pid_t)s;
-	if (skip_fields(&p, 9) < 0)		/* (5)-(13) pgrp..cmajflt */
+	if (skip_fields(&p, 4) < 0)		/* (5)-(8) pgrp..tpgid */
+		return -1;
+	if (next_u64(&p, &v) < 0)		/* (9) flags */
+		return -1;
+	st->flags = (unsigned)v;
+	if (skip_fields(&p, 4) < 0)		/* (10)-(13) minflt..cmajflt */
 		return -1;
 	if (next_u64(&p, &st->utime) < 0 ||	/* (14) utime */
 	    next_u64(&p, &st->stime) < 0)	/* (15) stime */

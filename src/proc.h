@@ -14,12 +14,17 @@ struct proc_stat {
 	char comm[64];
 	char state;
 	pid_t ppid;
+	unsigned flags;			/* PF_*; PROC_PF_EXITING while it exits */
 	uint64_t utime, stime;		/* clock ticks, whole thread group */
 	long num_threads;
 	uint64_t starttime;		/* clock ticks after boot */
 	uint64_t vsize;			/* bytes */
 	uint64_t rss;			/* pages */
 };
+
+/* The kernel's PF_EXITING: set as a process starts to exit, before its
+ * memory is released. */
+#define PROC_PF_EXITING 0x4u
 
 /* From /proc/PID/task/TID/schedstat. */
 struct proc_schedstat {

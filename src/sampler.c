@@ -176,7 +176,7 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 	if (read_stat_cached(t, p, &st) < 0)
 		return -1;
 	p->stat_at = now;
-	if (st.state == 'Z' || st.state == 'X')
+	if (st.state == 'Z' || st.state == 'X' || (st.flags & PROC_PF_EXITING))
 		t->exiting++;
 	p->single = st.num_threads == 1;
 	if (st.num_threads > (long)p->threads_peak)

@@ -15,7 +15,7 @@ struct tp_sample {
 	unsigned nprocs, nthreads;
 	unsigned long total_processes;
 	pid_t biggest_pid;		/* process with the largest RSS */
-	unsigned exiting;		/* processes seen as zombies (memory being freed) */
+	unsigned exiting;		/* processes seen exiting (memory being freed) */
 	/* filled by the monitor, not the sampler */
 	bool net_known, gpu_known;	/* sock_diag, NVML answered */
 	uint64_t net_sent, net_recv;	/* bytes so far, TCP */

@@ -24,9 +24,10 @@ static const char header[] =
 	"# bytes_received, bytes_sent and bandwidth are 0 when sock_diag is not available.\n"
 	"# gpus: distinct GPUs used so far; gpu_memory in megabytes and gpu_cores (SM utilization,\n"
 	"# in GPUs) at the sample; all three 0 without NVML.\n"
+	"# memory_pss (MB): the sum of each live process's latest PSS, at most its RSS (nan with none).\n"
 	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory "
 	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk "
-	"gpus gpu_memory gpu_cores\n";
+	"gpus gpu_memory gpu_cores memory_pss\n";
 
 struct tp_series *series_open(const char *template)
 {
@@ -40,7 +41,7 @@ struct tp_series *series_open(const char *template)
 		return NULL;
 	}
 	free(path);
-	se = xmalloc(sizeof(*se));
+	se = xcalloc(1, sizeof(*se));
 	se->f = f;
 	outfile_append(f, header, sizeof(header) - 1);
 	return se;
@@ -49,14 +50,16 @@ struct tp_series *series_open(const char *template)
 void series_add(struct tp_series *se, const struct tp_sample *s,
 		const struct tp_report *rep, const double *cur)
 {
-	char line[2048];	/* 18 fields of at most ~100 characters */
+	char line[2048], pss[32] = "nan";	/* 19 fields of at most ~100 characters */
 	int n;
 
 	if (!se)
 		return;
+	if (s->nprocs > 0)
+		snprintf(pss, sizeof(pss), "%.1f", s->pss_mb);
 	/* one write per line: a full disk loses whole lines, never halves */
 	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %.3f %.3f %.3f %.0f %.0f %.0f "
-		"%.0f %.3f %.3f\n",
+		"%.0f %.3f %.3f %s\n",
 		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
 		s->vm_mb, s->rss_mb, s->swap_mb,
 		(double)s->acct.io.read_bytes / 1048576.0,
@@ -69,7 +72,7 @@ void series_add(struct tp_series *se, const struct tp_sample *s,
 		rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0,
 		rep->known[TP_RES_GPUS] ? cur[TP_RES_GPUS] : 0.0,
 		rep->known[TP_RES_GPU_MEMORY] ? cur[TP_RES_GPU_MEMORY] : 0.0,
-		rep->gpu_cores_now);
+		rep->gpu_cores_now, pss);
 	if (n > 0 && (size_t)n < sizeof(line))
 		outfile_append(se->f, line, (size_t)n);
 }

@@ -130,7 +130,7 @@ void story_sample(struct tp_story *st, struct tp_ptree *t, const struct tp_sampl
 	pt.v[TP_TC_GPU_CORES] = s->gpu_cores;
 	for (int i = 0; i < TP_TC__COUNT; i++)
 		pt.known[i] = true;
-	pt.known[TP_TC_PSS] = s->pss_stable && s->nprocs > 0;
+	pt.known[TP_TC_PSS] = s->nprocs > 0;
 	/* network and GPU tracks only where they are measured */
 	pt.known[TP_TC_NET_SENT] = pt.known[TP_TC_NET_RECV] = s->net_known;
 	pt.known[TP_TC_GPU_MEMORY] = pt.known[TP_TC_GPU_CORES] = s->gpu_known;

@@ -3,11 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include "brief.h"
 #include "disk.h"
 #include "error.h"
 #include "monitor.h"
 #include "options.h"
 #include "outfile.h"
+#include "plot.h"
 #include "report/report.h"
 #include "summary.h"
 #include "xmalloc.h"
@@ -104,6 +107,7 @@ static const struct subcommand {
 	int (*run)(int argc, char **argv);	/* argv[0] is the name */
 } subcommands[] = {
 	{ "report", report_main },
+	{ "plot", plot_main },
 };
 
 static const struct subcommand *find_subcommand(int argc, char **argv)
@@ -149,6 +153,8 @@ int main(int argc, char **argv)
 		status = failure(&o, TP_EXIT_FAILURE);
 	} else {
 		status = exit_code(&o, &rep);
+		if (brief_wanted(&o, STDERR_FILENO))
+			brief_print(stderr, &o, &rep);
 	}
 	summary_report_free(&rep);
 	summary_release();

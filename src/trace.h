@@ -13,7 +13,7 @@
  * here, a row in trace.c's table, and the figure in story.c. */
 enum tp_trace_counter {
 	TP_TC_RSS,		/* MB, sum over live processes */
-	TP_TC_PSS,		/* MB, when the sample's PSS sum is stable */
+	TP_TC_PSS,		/* MB, sum of each process's latest PSS */
 	TP_TC_CORES,		/* cores in use since the previous sample */
 	TP_TC_PROCS,		/* processes alive */
 	TP_TC_READ,		/* MB/s read from storage since the previous sample */

@@ -120,5 +120,5 @@ void usage_figures(const struct tp_usage *u, double t, double cpu, struct tp_usa
 		f->cpu_hours_unused = 0;
 	f->growth_known = usage_slope(u->mt, u->mv, u->n, t / 2, &slope);
 	if (f->growth_known)
-		f->memory_growth = slope * 60.0;
+		f->memory_growth = slope * 60.0 + 0.0;	/* never -0 */
 }

@@ -4,7 +4,9 @@ TP_STORY_TESTS = \
 	tests/story-records.test \
 	tests/story-records-memory.test \
 	tests/story-trace.test \
-	tests/story-usage.test
+	tests/story-usage.test \
+	tests/story-plot.test \
+	tests/story-tty.test
 
 TESTS += $(TP_STORY_TESTS)
 EXTRA_DIST += $(TP_STORY_TESTS)

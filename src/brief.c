@@ -1,0 +1,116 @@
+/* brief.c: a human summary of the run, a few lines in the manner of
+ * `time -v`: what the task was, how it ended, and the figures a person
+ * looks for first, with where the files went.  Engines never see it:
+ * they have no terminal, and cctools mode never prints it. */
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+#include "brief.h"
+#include "compat.h"
+#include "resources.h"
+
+bool brief_wanted(const struct tp_options *o, int fd)
+{
+	return !o->quiet && o->exit_codes != TP_CODES_CCTOOLS && isatty(fd);
+}
+
+/* @mb as "512 MB" or "1.50 GB" into @buf. */
+static const char *size(char *buf, size_t len, double mb)
+{
+	if (mb >= 1024)
+		snprintf(buf, len, "%.2f GB", mb / 1024);
+	else if (mb >= 10)
+		snprintf(buf, len, "%.0f MB", mb);
+	else
+		snprintf(buf, len, "%.1f MB", mb);
+	return buf;
+}
+
+static double value(const struct tp_report *r, enum tp_res res)
+{
+	return r->known[res] ? r->value[res] : 0;
+}
+
+static void ending(FILE *f, const struct tp_report *r)
+{
+	fprintf(f, "  ended     ");
+	if (r->signal)
+		fprintf(f, "killed by signal %d (%s)", r->signal, strsignal(r->signal));
+	else
+		fprintf(f, "exit status %d", r->exit_status);
+	fprintf(f, " after %.2f s wall, %.2f s CPU\n", value(r, TP_RES_WALL_TIME),
+		value(r, TP_RES_CPU_TIME));
+}
+
+static void stop(FILE *f, const struct tp_options *o, const struct tp_report *r)
+{
+	int i;
+
+	if (r->stopped_at < 0)
+		return;
+	fprintf(f, "  stopped   at %.2f s: ", r->stopped_at);
+	for (i = 0; i < TP_RES__COUNT; i++)
+		if (r->exceeded.set[i])
+			break;
+	if (i < TP_RES__COUNT && res_info(i)->kind == TP_UNIT_SIZE) {
+		char a[32], b[32];
+
+		fprintf(f, "%s over its limit (%s > %s)\n", res_info(i)->name,
+			size(a, sizeof(a), value(r, i)), size(b, sizeof(b), o->limits.value[i]));
+	} else if (i < TP_RES__COUNT)
+		fprintf(f, "%s over its limit of %g %s\n", res_info(i)->name,
+			o->limits.value[i], res_info(i)->unit);
+	else if (r->monitor_signal)
+		fprintf(f, "signal %d to tpmon\n", r->monitor_signal);
+	else
+		fprintf(f, "the main process ended, %u others were still running\n", r->leftover);
+}
+
+static void files(FILE *f, const struct tp_options *o)
+{
+	static const struct {
+		size_t flag;	/* offset of the option's bool, or 0: always */
+		const char *suffix;
+	} outputs[] = {
+		{ 0, ".summary" },
+		{ offsetof(struct tp_options, time_series), ".series" },
+		{ offsetof(struct tp_options, inotify), ".files" },
+		{ offsetof(struct tp_options, process_records), ".processes" },
+		{ offsetof(struct tp_options, trace), ".trace.json" },
+	};
+	size_t i;
+
+	fputs("  files    ", f);
+	for (i = 0; i < ARRAY_SIZE(outputs); i++)
+		if (!outputs[i].flag || *(const bool *)((const char *)o + outputs[i].flag))
+			fprintf(f, "%s %s%s", i ? "," : "", o->template, outputs[i].suffix);
+	fputc('\n', f);
+}
+
+void brief_print(FILE *f, const struct tp_options *o, const struct tp_report *r)
+{
+	char a[32], b[32];
+
+	fprintf(f, "tpmon: %.200s%s\n", o->command, strlen(o->command) > 200 ? "..." : "");
+	ending(f, r);
+	fprintf(f, "  cores     %.2f mean, %.2f peak; %.0f%% of %g %s\n", r->cores_avg,
+		value(r, TP_RES_CORES), r->usage.mean, r->usage.ref,
+		o->limits.set[TP_RES_CORES] ? "declared" : "on this machine");
+	fprintf(f, "  memory    %s peak RSS", size(a, sizeof(a), value(r, TP_RES_MEMORY)));
+	if (r->pss_known)
+		fprintf(f, ", %s PSS", size(b, sizeof(b), r->memory_pss));
+	if (o->limits.set[TP_RES_MEMORY] && o->limits.value[TP_RES_MEMORY] > 0)
+		fprintf(f, "; %.0f%% of %s declared", 100 * value(r, TP_RES_MEMORY) /
+			o->limits.value[TP_RES_MEMORY], size(b, sizeof(b), o->limits.value[TP_RES_MEMORY]));
+	fputc('\n', f);
+	fprintf(f, "  processes %.0f in all, %.0f at most at once\n", value(r, TP_RES_TOTAL_PROCESSES),
+		value(r, TP_RES_MAX_CONCURRENT_PROCESSES));
+	fprintf(f, "  storage   read %s, wrote %s", size(a, sizeof(a), value(r, TP_RES_BYTES_READ)),
+		size(b, sizeof(b), value(r, TP_RES_BYTES_WRITTEN)));
+	if (r->known[TP_RES_DISK])
+		fprintf(f, "; disk %s in %.0f files", size(a, sizeof(a), value(r, TP_RES_DISK)),
+			value(r, TP_RES_TOTAL_FILES));
+	fputc('\n', f);
+	stop(f, o, r);
+	files(f, o);
+}

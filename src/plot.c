@@ -1,0 +1,528 @@
+/* plot.c: `tpmon plot`.  Reads the column names of TEMPLATE.series (the
+ * header line "#wall_clock ...") and the run's summary (declared limits,
+ * when and why the tree was stopped), writes a gnuplot script that draws
+ * stacked panels against the time since the start, and runs gnuplot on
+ * it.  gnuplot writes into a private temporary directory; the picture is
+ * then written to its place as any other output (outfile.c). */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "compat.h"
+#include "error.h"
+#include "outfile.h"
+#include "plot.h"
+#include "xmalloc.h"
+
+#define PLOT_USAGE "usage: tpmon plot TEMPLATE [-o FILE.png|FILE.svg]\n"
+
+/* Series columns the panels use (gnuplot column numbers, 0 if absent). */
+struct columns {
+	int wall, cpu, cores, procs, memory, pss, read, written, disk;
+	double procs_max;		/* largest value of the procs column */
+};
+
+/* What the summary says of the run. */
+struct run {
+	double start;			/* s since the epoch, 0 if unknown */
+	double wall;			/* s, 0 if unknown */
+	double stopped_at;		/* s from the start, <0 never */
+	char why[128];			/* the stop's cause, for its label */
+	char title[200];
+	char figures[400];		/* the run in one line */
+	json_t *limits;			/* borrowed from root, or NULL */
+	json_t *root;
+};
+
+/* A string for a gnuplot script in single quotes ('' is a quote). */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static int find_column(char *header, const char *name)
+{
+	char *copy = xstrdup(header), *save = NULL, *tok;
+	int i = 1, found = 0;
+
+	for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save), i++)
+		if (!strcmp(tok[0] == '#' ? tok + 1 : tok, name)) {
+			found = i;
+			break;
+		}
+	free(copy);
+	return found;
+}
+
+/* Raise @max to the value of column @col of @line. */
+static void note_max(const char *line, int col, double *max)
+{
+	const char *p = line;
+	int i;
+	double v;
+
+	for (i = 1; i < col && *p; i++) {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	if (col > 0 && sscanf(p, "%lf", &v) == 1 && v > *max)
+		*max = v;
+}
+
+/* The columns named by the header; the start from the first sample.
+ * -1 after a message when the file is no series. */
+static int read_series(const char *path, struct columns *c, double *first, unsigned *nrows)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool header = false;
+
+	memset(c, 0, sizeof(*c));
+	*nrows = 0;
+	if (!f) {
+		perror_msg("plot: cannot read %s", path);
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		if (!strncmp(line, "#wall_clock", 11)) {
+			header = true;
+			c->wall = find_column(line, "wall_clock");
+			c->cores = find_column(line, "cores");
+			c->cpu = find_column(line, "cpu_time");
+			c->procs = find_column(line, "max_concurrent_processes");
+			c->memory = find_column(line, "memory");
+			c->pss = find_column(line, "memory_pss");
+			c->read = find_column(line, "bytes_read");
+			c->written = find_column(line, "bytes_written");
+			c->disk = find_column(line, "disk");
+		} else if (line[0] != '#' && header) {
+			if (*nrows == 0 && sscanf(line, "%lf", first) != 1)
+				break;
+			(*nrows)++;
+			note_max(line, c->procs, &c->procs_max);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (!header || !c->wall || !c->memory || !c->cpu) {
+		error_msg("plot: %s: no \"#wall_clock ...\" header naming the columns", path);
+		return -1;
+	}
+	if (*nrows == 0) {
+		error_msg("plot: %s: no samples", path);
+		return -1;
+	}
+	return 0;
+}
+
+static double num(const json_t *root, const char *key)
+{
+	const json_t *v = json_object_get(root, key);
+
+	if (json_is_array(v))
+		v = json_array_get(v, 0);
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+/* The summary, or in cctools mode TEMPLATE.tpmon.json, which has every
+ * field.  A run without one is still plotted, without limits. */
+static void read_summary(const char *template, struct run *run)
+{
+	const char *suffixes[] = { ".tpmon.json", ".summary" };
+	json_t *exceeded;
+	const char *cmd;
+	size_t i;
+
+	memset(run, 0, sizeof(*run));
+	run->stopped_at = -1;
+	for (i = 0; i < ARRAY_SIZE(suffixes) && !run->root; i++) {
+		char *path = xasprintf("%s%s", template, suffixes[i]);
+
+		run->root = json_load_file(path, 0, NULL);
+		free(path);
+	}
+	if (!run->root) {
+		error_msg("plot: note: no summary for %s: no limits drawn", template);
+		return;
+	}
+	run->start = num(run->root, "start");
+	run->wall = num(run->root, "wall_time");
+	run->stopped_at = num(run->root, "stopped_at");
+	run->limits = json_object_get(run->root, "limits");
+	if (!json_is_object(run->limits))
+		run->limits = NULL;
+	exceeded = json_object_get(run->root, "limits_exceeded");
+	if (json_is_object(exceeded) && json_object_size(exceeded) > 0) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(exceeded, key, v) {
+			snprintf(run->why, sizeof(run->why), "%s limit", key);
+			break;
+		}
+	} else if (num(run->root, "monitor_signal") > 0) {
+		snprintf(run->why, sizeof(run->why), "signal %d to tpmon",
+			 (int)num(run->root, "monitor_signal"));
+	} else if (num(run->root, "leftover_processes") > 0) {
+		snprintf(run->why, sizeof(run->why), "main process ended, others left");
+	}
+	snprintf(run->figures, sizeof(run->figures),
+		 "wall %.4g s, cpu %.4g s, peak %.4g cores, RSS %.4g MB, %.0f processes%s%s",
+		 run->wall, num(run->root, "cpu_time"), num(run->root, "cores"),
+		 num(run->root, "memory"), num(run->root, "total_processes"),
+		 run->why[0] ? "; stopped: " : "", run->why);
+	cmd = json_string_value(json_object_get(run->root, "command"));
+	if (cmd)
+		snprintf(run->title, sizeof(run->title), "%.80s%s", cmd, strlen(cmd) > 80 ? "..." : "");
+}
+
+static double limit(const struct run *run, const char *res)
+{
+	return run->limits ? num(run->limits, res) : -1;
+}
+
+/* A whole tic step giving about 5 tics up to @max. */
+static double tics_step(double max)
+{
+	static const double grow[] = { 2, 2.5, 2 };	/* 1, 2, 5, 10, 20, 50 ... */
+	double step = 1;
+	unsigned i = 0;
+
+	while (max / step > 6)
+		step *= grow[i++ % 3];
+	return step;
+}
+
+/* The time axis: seconds, minutes or hours, whichever reads best. */
+static void time_unit(double span, double *div, const char **name)
+{
+	*div = span > 3 * 3600 ? 3600 : span > 300 ? 60 : 1;
+	*name = *div == 3600 ? "hours" : *div == 60 ? "minutes" : "seconds";
+}
+
+static const char *const style =
+	"set style line 1 lc rgb '#1f77b4' lw 2\n"	/* blue: main figure */
+	"set style line 2 lc rgb '#ff7f0e' lw 2\n"	/* orange: second figure */
+	"set style line 3 lc rgb '#d62728' lw 1.5 dt 2\n"	/* red dashed: a limit */
+	"set style line 9 lc rgb '#dddddd' lw 1\n"
+	"set grid xtics ytics ls 9\n"
+	"set border 3 lc rgb '#555555'\n"
+	"set tics nomirror out scale 0.5\n"
+	"set key at screen 0.775, graph 1 left top vertical Left reverse samplen 2 spacing 1.1 font ',9'\n"
+	"set yrange [0:1<*]\n"	/* at least 0-1: no warning for a panel of zeros */
+
+	"set datafile missing 'nan'\n";
+
+/* One panel: @using_a (and @using_b) from the series, with their titles;
+ * @lim >= 0 draws a declared limit; @stop names the stop in the key. */
+static void panel(FILE *f, const char *ylabel, const char *series, const char *using_a,
+		  const char *title_a, const char *using_b, const char *title_b,
+		  double lim, const char *lim_text, bool last, const char *xlabel, const char *stop)
+{
+	fprintf(f, "set ylabel '%s'\n", ylabel);
+	if (last)
+		fprintf(f, "set xlabel '%s'\nset format x '%%g'\n", xlabel);
+	else
+		fputs("unset xlabel\nset format x ''\n", f);
+	fputs("plot ", f);
+	put_quoted(f, series);
+	fprintf(f, " using %s with lines ls 1 title '%s'", using_a, title_a);
+	if (using_b) {
+		fputs(", ", f);
+		put_quoted(f, series);
+		fprintf(f, " using %s with lines ls 2 title '%s'", using_b, title_b);
+	}
+	if (lim >= 0)
+		fprintf(f, ", %.10g with lines ls 3 title 'limit %s'", lim, lim_text);
+	if (stop) {
+		/* the stop is the red vertical line: name it in the key */
+		fputs(", NaN with lines lc rgb '#d62728' lw 2 title ", f);
+		put_quoted(f, stop);
+	}
+	fputc('\n', f);
+}
+
+/* The rate of a cumulative column over spans of at least RATE_SPAN s (the
+ * first samples come 10 ms apart, and CPU time in 10 ms ticks), held
+ * between two spans: rate(N, t, v) in the script, state in variables
+ * suffixed N. */
+#define RATE_SPAN 0.25
+
+/* Define rate@n(t, v) in the script: the rate of a cumulative column
+ * since the last point at least RATE_SPAN s before, held in between. */
+static void define_rate(FILE *f, int n)
+{
+	fprintf(f, "pt%d = 0; pv%d = 0; r%d = 0; first%d = 1\n", n, n, n, n);
+	fprintf(f, "rate%d(t, v) = (first%d || t - pt%d >= %g) ? "
+		"(r%d = first%d ? 0 : (v - pv%d) / (t - pt%d), first%d = 0, pt%d = t, pv%d = v, r%d) : r%d\n",
+		n, n, n, RATE_SPAN, n, n, n, n, n, n, n, n, n);
+}
+
+static void rate_using(char *buf, size_t len, int n, const char *x, int col)
+{
+	snprintf(buf, len, "(%s):(rate%d($1, $%d))", x, n, col);
+}
+
+static void write_script(FILE *f, const char *out, bool svg, const char *series,
+			 const struct columns *c, const struct run *run, double t0, double span)
+{
+	double div;
+	const char *unit;
+	char x[64], use[160], use2[160], xlabel[64], text[64];
+	char ra[160], rb[160], stop[200];
+	double lim;
+
+	time_unit(span, &div, &unit);
+	snprintf(x, sizeof(x), "($%d - %.6f) / %g", c->wall, t0, div);
+	snprintf(xlabel, sizeof(xlabel), "time since the start (%s)", unit);
+	if (svg)
+		fputs("set terminal svg size 1100,1150 dynamic font 'sans,11' background '#ffffff'\n", f);
+	else
+		fputs("set terminal pngcairo size 1100,1150 font 'sans,10' background '#ffffff'\n", f);
+	fputs("set output ", f);
+	put_quoted(f, out);
+	fputc('\n', f);
+	fputs(style, f);
+	fprintf(f, "set xrange [0:%.6g]\n", span * 1.01 / div);
+	if (run->stopped_at >= 0) {
+		/* the moment the tree was stopped, on every panel */
+		fprintf(f, "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '#d62728' lw 2\n",
+			run->stopped_at / div, run->stopped_at / div);
+	}
+	fputs("set multiplot layout 5,1 margins 0.075,0.76,0.06,0.92 spacing 0,0.025 title ", f);
+	put_quoted(f, run->title[0] ? run->title : "tpmon");
+	if (run->figures[0]) {
+		fputs(" . \"\\n\" . ", f);
+		put_quoted(f, run->figures);
+	}
+	fputs(" font ',12'\n", f);
+	/* memory */
+	snprintf(use, sizeof(use), "(%s):%d", x, c->memory);
+	snprintf(use2, sizeof(use2), "(%s):%d", x, c->pss);
+	lim = limit(run, "memory");
+	snprintf(text, sizeof(text), "%g MB", lim);
+	if (run->stopped_at >= 0)
+		snprintf(stop, sizeof(stop), "stopped at %.4g s: %s", run->stopped_at,
+			 run->why[0] ? run->why : "by tpmon");
+	panel(f, "memory (MB)", series, use, "RSS (sum)", c->pss ? use2 : NULL, "PSS (sum)", lim, text,
+	      false, xlabel, run->stopped_at >= 0 ? stop : NULL);
+	/* cores: CPU time per second */
+	define_rate(f, 1);
+	rate_using(use, sizeof(use), 1, x, c->cpu);
+	lim = limit(run, "cores");
+	snprintf(text, sizeof(text), "%g", lim);
+	panel(f, "cores", series, use, "CPU time per second", NULL, NULL, lim, text, false, xlabel, NULL);
+	/* processes */
+	snprintf(use, sizeof(use), "(%s):%d", x, c->procs);
+	lim = limit(run, "max_concurrent_processes");
+	snprintf(text, sizeof(text), "%g", lim);
+	{
+		double top = c->procs_max > lim ? c->procs_max : lim, step = tics_step(top);
+
+		/* whole tics, and a step of headroom above the highest */
+		fprintf(f, "set ytics %g\nset yrange [0:%g]\n", step, (floor(top / step) + 1) * step);
+	}
+	panel(f, "processes", series, use, "alive", NULL, NULL, lim, text, false, xlabel, NULL);
+	fputs("set ytics autofreq\nset yrange [0:1<*]\n", f);
+	/* I/O rates */
+	define_rate(f, 2);
+	define_rate(f, 3);
+	rate_using(ra, sizeof(ra), 2, x, c->read);
+	rate_using(rb, sizeof(rb), 3, x, c->written);
+	panel(f, "I/O (MB/s)", series, ra, "read", rb, "written", -1, NULL, false, xlabel, NULL);
+	/* disk */
+	snprintf(use, sizeof(use), "(%s):%d", x, c->disk);
+	lim = limit(run, "disk");
+	snprintf(text, sizeof(text), "%g MB", lim);
+	panel(f, "disk (MB)", series, use, "footprint", NULL, NULL, lim, text, true, xlabel, NULL);
+	fputs("unset multiplot\n", f);
+}
+
+/* Pass on what gnuplot said in @path, less the notes that a panel of
+ * zeros was given the range 0-1, which is what it should get. */
+static void relay_messages(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strstr(line, "empty y range"))
+			fputs(line, stderr);
+	fclose(f);
+}
+
+/* Run gnuplot on @script, its messages into @errs; 0 when it exited 0. */
+static int run_gnuplot(const char *script, const char *errs)
+{
+	pid_t pid = fork();
+	int status, r = 0;
+
+	if (pid < 0) {
+		perror_msg("plot: fork");
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = open(errs, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+		if (fd >= 0)
+			dup2(fd, 2);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		dprintf(2, "tpmon: plot: cannot run gnuplot: %s (install gnuplot-nox)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	relay_messages(errs);
+	unlink(errs);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 127)
+			error_msg("plot: gnuplot failed");
+		r = -1;
+	}
+	return r;
+}
+
+/* Copy the picture gnuplot made to @out, created as every output is. */
+static int publish(const char *made, const char *out)
+{
+	FILE *f = fopen(made, "re");
+	char *data = NULL;
+	size_t len = 0, cap = 0, n;
+	int r;
+
+	if (!f) {
+		error_msg("plot: gnuplot wrote no picture");
+		return -1;
+	}
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			data = xreallocarray(data, cap, 1);
+		}
+		n = fread(data + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	r = len > 0 ? outfile_write(out, data, len) : -1;
+	if (r < 0)
+		error_msg("plot: cannot write %s: %s", out, len ? strerror(errno) : "empty picture");
+	free(data);
+	return r;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* Parse the command line; 0, or 2 after the usage. */
+static int parse(int argc, char **argv, const char **template, const char **out)
+{
+	int i;
+
+	*template = NULL;
+	*out = NULL;
+	for (i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
+			*out = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(PLOT_USAGE "Draws TEMPLATE.series (tpmon --with-time-series) as stacked panels\n"
+			      "against time: memory, cores, processes, I/O rates, disk; declared\n"
+			      "limits as dashed lines, the moment the task was stopped as a red\n"
+			      "line.  FILE defaults to TEMPLATE.png; .svg gives SVG.  Needs gnuplot.\n",
+			      stdout);
+			return 1;
+		} else if (argv[i][0] == '-' || *template) {
+			fputs(PLOT_USAGE, stderr);
+			return 2;
+		} else {
+			*template = argv[i];
+		}
+	}
+	if (!*template) {
+		fputs(PLOT_USAGE, stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int plot_main(int argc, char **argv)
+{
+	const char *template, *out;
+	char *series = NULL, *def_out = NULL, *script = NULL, *made = NULL, *errs = NULL;
+	char dir[] = "/tmp/tpmon-plot.XXXXXX";
+	struct columns c;
+	struct run run;
+	double first = 0, t0;
+	unsigned rows;
+	bool svg;
+	int r = parse(argc, argv, &template, &out), status = 1;
+	FILE *f;
+
+	if (r)
+		return r == 1 ? 0 : r;
+	if (!out)
+		out = def_out = xasprintf("%s.png", template);
+	svg = ends_with(out, ".svg");
+	if (!svg && !ends_with(out, ".png")) {
+		error_msg("plot: %s: the output must end in .png or .svg", out);
+		free(def_out);
+		return 2;
+	}
+	series = xasprintf("%s.series", template);
+	memset(&run, 0, sizeof(run));
+	if (read_series(series, &c, &first, &rows) < 0)
+		goto out;
+	read_summary(template, &run);
+	t0 = run.start > 0 ? run.start : first;
+	if (!mkdtemp(dir)) {
+		perror_msg("plot: temporary directory");
+		goto out;
+	}
+	script = xasprintf("%s/plot.gp", dir);
+	made = xasprintf("%s/plot.%s", dir, svg ? "svg" : "png");
+	errs = xasprintf("%s/gnuplot.err", dir);
+	f = fopen(script, "we");
+	if (!f) {
+		perror_msg("plot: %s", script);
+		rmdir(dir);
+		goto out;
+	}
+	write_script(f, made, svg, series, &c, &run, t0,
+		     run.wall > 0 ? run.wall : 1);
+	if (fclose(f) == 0 && run_gnuplot(script, errs) == 0 && publish(made, out) == 0)
+		status = 0;
+	unlink(made);
+	unlink(script);
+	rmdir(dir);
+out:
+	json_decref(run.root);
+	free(series);
+	free(script);
+	free(made);
+	free(errs);
+	free(def_out);
+	return status;
+}
