@@ -28,28 +28,26 @@ static void remove_svg_png(const char *svg)
 	free(png);
 }
 
-/* Plots for --plots, or for --html alone in a temporary directory. */
-static int pictures(const struct rp_options *o, const struct rp_store *st,
-		    const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
+/* --html without --plots: the page's plots are drawn in a temporary
+ * directory, removed once they are in the page.  0, or -1 after a message
+ * (the page is then written without plots if it can be). */
+static int html_alone(const char *path, const struct rp_store *st,
+		      const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char *dir;
+	char *dir = xasprintf("%s/tpmon-html-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+	int plotted = 0, status = 0;
 	size_t i;
 	int r;
-	int status = 0;
 
-	if (o->plots)
-		return rp_plots_write(o->plots, st, c, n, sets);
-	dir = xasprintf("%s/tpmon-html-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(dir))
 		error_msg("report: cannot create a temporary directory: %s", strerror(errno));
-		free(dir);
-		return -1;
-	}
-	if (rp_plots_write(dir, st, c, n, sets) < 0)
+	else
+		plotted = rp_plots_write(dir, st, c, n, sets) == 0;
+	if (!plotted)
 		status = -1;
-	if (rp_out_html(o->html, c, n, status == 0 ? sets : NULL) < 0)
-		status = -2;
+	if (rp_out_html(path, c, n, plotted ? sets : NULL) < 0)
+		status = -1;
 	for (i = 0; i < n; i++) {
 		for (r = 0; r < RP_RES__COUNT; r++)
 			remove_svg_png(sets[i].hist[r]);
@@ -75,13 +73,15 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		status = 1;
 	if (o->plots || o->html) {
 		struct rp_plot_set *sets = xcalloc(n ? n : 1, sizeof(*sets));
-		int r = pictures(o, st, c, n, sets);
+		int plotted = 1;
 
-		if (r < 0)
+		if (o->plots && rp_plots_write(o->plots, st, c, n, sets) < 0)
+			plotted = 0, status = 1;
+		/* with --plots DIR the page takes its plots from DIR */
+		if (o->html && o->plots &&
+		    rp_out_html(o->html, c, n, plotted ? sets : NULL) < 0)
 			status = 1;
-		/* --plots DIR and --html: the page takes the plots from DIR */
-		if (o->plots && o->html &&
-		    rp_out_html(o->html, c, n, r == 0 ? sets : NULL) < 0)
+		if (o->html && !o->plots && html_alone(o->html, st, c, n, sets) < 0)
 			status = 1;
 		rp_plot_sets_clear(sets, n);
 		free(sets);
