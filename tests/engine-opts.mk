@@ -17,10 +17,10 @@ tests_helpers_attach_target_LDFLAGS = $(TPH_LD) -pthread
 TP_ENGINE_OPTS_TESTS = \
 	tests/opts-update-summary.test \
 	tests/opts-snapshots.test \
-	tests/opts-snapshots-wq.test \
+	tests/opts-snapshots-engines.test \
 	tests/opts-pid.test
 TESTS += $(TP_ENGINE_OPTS_TESTS)
-EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-wq.py
+EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-engines.py
 
 check_PROGRAMS += tests/unit/test-watch
 TESTS += tests/unit/test-watch
