@@ -218,7 +218,8 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	}
 	m->rep->acct = s->acct;
 	/* the fit is of the task's memory, not of its teardown */
-	usage_add(&m->usage, t, cpu, s->rss_mb, s->exiting == 0 && m->phase == TP_RUNNING);
+	usage_add(&m->usage, t, cpu, s->rss_mb, s->exiting == 0 && s->nprocs > 0 &&
+		  m->phase == TP_RUNNING && !m->root_done);
 	update_cores(m, t, cpu);
 	update_disk(m, t);
 	update_net(m, t);

@@ -25,15 +25,16 @@ void usage_free(struct tp_usage *u)
 	u->mt = u->mv = NULL;
 }
 
-/* Add a span of @dt s in which @cpu s of CPU were used to the shares. */
-static void add_span(double *over, double ref, double dt, double cpu)
+/* Add (@sign 1) or take back (-1) a span of @dt s in which @cpu s of
+ * CPU were used to the shares. */
+static void add_span(double *over, double ref, double dt, double cpu, double sign)
 {
 	double util = cpu / dt / ref;
 	unsigned i;
 
 	for (i = 0; i < 4; i++)
 		if (i == 3 ? util >= thresholds[i] : util > thresholds[i])
-			over[i] += dt;
+			over[i] += sign * dt;
 }
 
 static void add_point(struct tp_usage *u, double t, double mem)
@@ -63,8 +64,10 @@ void usage_add(struct tp_usage *u, double t, double cpu, double mem, bool mem_ok
 	u->last_t = t;
 	u->last_cpu = cpu;
 	if (t - u->span_t >= TP_USAGE_SPAN) {
-		add_span(u->over, u->ref, t - u->span_t, cpu - u->span_cpu);
+		add_span(u->over, u->ref, t - u->span_t, cpu - u->span_cpu, 1);
 		u->covered += t - u->span_t;
+		u->prev_dt = t - u->span_t;
+		u->prev_cpu = cpu - u->span_cpu;
 		u->span_t = t;
 		u->span_cpu = cpu;
 	}
@@ -101,9 +104,18 @@ void usage_figures(const struct tp_usage *u, double t, double cpu, struct tp_usa
 
 	memset(f, 0, sizeof(*f));
 	memcpy(over, u->over, sizeof(over));
-	/* the open span, to the end of the run */
+	/* the open span, to the end of the run; one shorter than a span
+	 * joins the last closed one (a few ms holding a process's final
+	 * CPU time would otherwise count as a burst) */
 	if (t > u->span_t) {
-		add_span(over, u->ref, t - u->span_t, cpu - u->span_cpu);
+		double dt = t - u->span_t, dcpu = cpu - u->span_cpu;
+
+		if (dt < TP_USAGE_SPAN && u->prev_dt > 0) {
+			add_span(over, u->ref, u->prev_dt, u->prev_cpu, -1);
+			dt += u->prev_dt;
+			dcpu += u->prev_cpu;
+		}
+		add_span(over, u->ref, dt, dcpu, 1);
 		covered += t - u->span_t;
 	}
 	f->ref = u->ref;

@@ -20,6 +20,7 @@ struct tp_usage {
 	double over[4];			/* s with utilization > 20, 40, 80 %, >= 99 % */
 	double covered;			/* s in closed spans */
 	double last_t, last_cpu;
+	double prev_dt, prev_cpu;	/* the last closed span */
 	double *mt, *mv;		/* memory points (s, MB), owned */
 	unsigned n, stride, skipped;
 };

@@ -62,6 +62,20 @@ static void exiting_left_out(void)
 	usage_free(&u);
 }
 
+static void short_tail(void)
+{
+	struct tp_usage u;
+	struct tp_usage_figures f;
+
+	/* idle for 2 s, then 2 ms at the end holding 1 ms of final CPU */
+	usage_init(&u, 1);
+	usage_add(&u, 1, 0, 1, true);
+	usage_add(&u, 2, 0, 1, true);
+	usage_figures(&u, 2.002, 0.001, &f);
+	is_double(f.over20, 0, 1e-9, "a short last span joins the one before: no burst");
+	usage_free(&u);
+}
+
 static void thinned(void)
 {
 	struct tp_usage u;
@@ -83,10 +97,11 @@ int main(void)
 	double s;
 	const double x[] = { 1, 2, 3 }, y[] = { 2, 4, 6 }, same[] = { 1, 1, 1 };
 
-	plan(16);
+	plan(17);
 	steady();
 	phases();
 	exiting_left_out();
+	short_tail();
 	thinned();
 	ok(usage_slope(x, y, 3, 0, &s) && s == 2, "slope of y = 2x is 2");
 	ok(!usage_slope(same, y, 3, 0, &s), "no slope when every x is the same");
