@@ -1,6 +1,8 @@
 /* records.c: the process records.  A line is formatted and buffered as
  * its process ends, and nothing of the process is kept after that, so a
- * tree of 100,000 short processes costs tpmon no memory. */
+ * tree of 100,000 short processes costs tpmon no memory.  The buffer
+ * holds whole lines only and goes out in one outfile_append(): a full
+ * disk loses whole lines, never leaves half of one. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,24 +10,32 @@
 #include "error.h"
 #include "jsontext.h"
 #include "records.h"
-#include "stream.h"
+#include "outfile.h"
 #include "xmalloc.h"
 
+/* Lines buffered before a write. */
+#define RECORDS_BUFFER 65536
+
 struct tp_records {
-	FILE *f;
+	struct tp_outfile *f;
 	pid_t monitor;
+	char *buf;		/* whole lines not yet written */
+	size_t len, cap;
 };
 
 struct tp_records *records_open(const char *template, pid_t monitor)
 {
 	char *path = xasprintf("%s.processes", template);
-	FILE *f = stream_create(path);
+	struct tp_outfile *f = outfile_open(path);
 	struct tp_records *r;
 
-	free(path);
-	if (!f)
+	if (!f) {
+		perror_msg("cannot write %s", path);
+		free(path);
 		return NULL;
-	r = xmalloc(sizeof(*r));
+	}
+	free(path);
+	r = xcalloc(1, sizeof(*r));
 	r->f = f;
 	r->monitor = monitor;
 	return r;
@@ -77,6 +87,8 @@ json_t *records_figures(const struct tp_proc *p, const struct tp_acct *a)
 void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_acct *a)
 {
 	json_t *o, *fig;
+	char *line;
+	size_t n;
 
 	if (!r)
 		return;
@@ -91,23 +103,39 @@ void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_
 	fig = records_figures(p, a);
 	json_object_update(o, fig);
 	json_decref(fig);
-	if (json_dumpf(o, r->f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) < 0 ||
-	    fputc('\n', r->f) == EOF)
-		debug_msg("process record of %d not written", (int)p->pid);
+	line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(o);
+	if (!line) {
+		debug_msg("process record of %d not written", (int)p->pid);
+		return;
+	}
+	n = strlen(line);
+	if (r->len + n + 1 > r->cap) {
+		r->cap = r->len + n + 1 > 2 * r->cap ? r->len + n + 1 : 2 * r->cap;
+		r->buf = xreallocarray(r->buf, r->cap, 1);
+	}
+	memcpy(r->buf + r->len, line, n);
+	r->buf[r->len + n] = '\n';
+	r->len += n + 1;
+	free(line);
+	if (r->len >= RECORDS_BUFFER)
+		records_flush(r);
 }
 
 void records_flush(struct tp_records *r)
 {
-	if (r)
-		fflush(r->f);
+	if (!r || !r->len)
+		return;
+	outfile_append(r->f, r->buf, r->len);	/* tells the first failure */
+	r->len = 0;
 }
 
 void records_close(struct tp_records *r)
 {
 	if (!r)
 		return;
-	if (fclose(r->f) != 0)
-		perror_msg("cannot write the process records");
+	records_flush(r);
+	outfile_close(r->f);
+	free(r->buf);
 	free(r);
 }
