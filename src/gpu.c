@@ -496,10 +496,11 @@ void gpu_sample(struct tp_gpu *g, const struct tp_ptree *t, double now)
 	for (p = t->live; p; p = p->next)
 		gpu_note_pid(g, p->pid);	/* poll mode finds them here */
 	dt = g->sampled ? now - g->last_t : 0;
+	/* after an error, what this look saw before it still counts */
 	for (i = 0; i < g->ndev; i++)
 		if (!look_procs(g, t, i, &mb) || !look_util(g, t, i, dt, &gpus) ||
 		    !look_accounting(g, i))
-			return;
+			break;
 	g->sampled = true;
 	g->last_t = now;
 	g->fig.memory_mb = mb;

@@ -58,6 +58,7 @@ struct tp_monitor {
 	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	struct tp_net *net;		/* NULL: network figures unknown */
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
+	bool net_trapped;		/* the task's filter stops connect and accept */
 	struct tp_cpu_window netwin;	/* (time, Mbit sent + received) */
 	pid_t root, self;
 	bool traced, root_done;
@@ -570,8 +571,10 @@ static void on_net_call(struct tp_monitor *m, pid_t tid)
 {
 	struct tp_thread *th = ptree_thread(&m->tree, tid);
 
-	if (th)
-		net_syscall(m->net, th->proc->pid, tid);
+	if (!th)
+		return;
+	th->proc->net_flag = true;
+	net_syscall(m->net, th->proc->pid, tid);
 }
 
 static void dispatch(struct tp_monitor *m, struct tp_event *ev)
@@ -1055,6 +1058,7 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	/* exec events name each process for its record and trace span */
 	so.trace_options = tracer_options(m->o->inotify || story_wanted(m->o),
 					  filter && (m->o->inotify || m->net));
+	m->net_trapped = filter != NULL;
 	pid = spawn_start(&so, &m->traced, status);
 	sandbox_filter_free(filter);
 	free(path);
@@ -1208,6 +1212,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 			goto out;
 		if (!m.traced)
 			rep->tracking_ptrace = false;
+		net_set_trapping(m.net, m.traced && m.net_trapped);
 	}
 	m.story = story_open(o, &m.tree, m.self);
 	if (!o->pid) {

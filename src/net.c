@@ -45,6 +45,7 @@ struct tp_net {
 	uint64_t *ino;			/* sorted inodes of the tree, this sample */
 	size_t nino, ino_cap;
 	bool had_sockets;		/* the last sample saw sockets of the tree */
+	bool trapping;			/* connect and accept are caught */
 	struct listener { int family; uint16_t port; } *listeners;	/* network order */
 	size_t nlisteners;
 	uint64_t sent, recv;		/* totals */
@@ -367,6 +368,8 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 	for (p = t->live; p; p = p->next) {
 		uint64_t key = fd_key(p);
 
+		if (n->trapping && !p->net_flag)
+			continue;
 		if (!key || key != p->net_key) {
 			uint64_t *v = NULL;
 			size_t cnt = 0, cap = 0;
@@ -392,6 +395,12 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 	}
 	if (n->nino > 1)	/* n->ino is NULL before the first socket */
 		qsort(n->ino, n->nino, sizeof(*n->ino), cmp_u64);
+}
+
+void net_set_trapping(struct tp_net *n, bool on)
+{
+	if (n)
+		n->trapping = on;
 }
 
 void net_sample(struct tp_net *n, struct tp_ptree *t)

@@ -17,6 +17,12 @@ struct tp_net;
 struct tp_net *net_new(void);
 void net_free(struct tp_net *n);
 
+/* With @on, the tree's connect and accept calls are caught (net_syscall()):
+ * then only the descriptors of processes with net_flag set are scanned
+ * (the others cannot hold a TCP connection), not those of every process
+ * that ran. */
+void net_set_trapping(struct tp_net *n, bool on);
+
 /* Look at the tree's TCP sockets now and update the figures of each, kept
  * by socket cookie: a socket closed since is still counted with what was
  * last seen of it (or with its final figures when the kernel still lists

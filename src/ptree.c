@@ -115,6 +115,8 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->io_fd = -1;
 	p->born = t->now;
 	p->died = -1;
+	/* sockets are inherited; the main process may have got some */
+	p->net_flag = parent ? parent->net_flag : true;
 	if (parent) {
 		parent->had_children = true;
 		p->parent_serial = parent->serial;
