@@ -25,7 +25,10 @@
 /* Series columns the panels use (gnuplot column numbers, 0 if absent). */
 struct columns {
 	int wall, cpu, cores, procs, memory, pss, read, written, disk;
+	int sent, received, gpu_memory, gpu_cores;	/* tpmon's own columns */
 	double procs_max;		/* largest value of the procs column */
+	double net_max, gpu_max;	/* largest network and GPU figures: a
+					 * panel only for what was measured */
 };
 
 /* What the summary says of the run. */
@@ -84,9 +87,11 @@ static void note_max(const char *line, int col, double *max)
 		*max = v;
 }
 
-/* The columns named by the header; the start from the first sample.
+/* The columns named by the header; the times of the first and last
+ * samples.
  * -1 after a message when the file is no series. */
-static int read_series(const char *path, struct columns *c, double *first, unsigned *nrows)
+static int read_series(const char *path, struct columns *c, double *first, double *last,
+		       unsigned *nrows)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL;
@@ -111,11 +116,21 @@ static int read_series(const char *path, struct columns *c, double *first, unsig
 			c->read = find_column(line, "bytes_read");
 			c->written = find_column(line, "bytes_written");
 			c->disk = find_column(line, "disk");
+			c->sent = find_column(line, "bytes_sent");
+			c->received = find_column(line, "bytes_received");
+			c->gpu_memory = find_column(line, "gpu_memory");
+			c->gpu_cores = find_column(line, "gpu_cores");
 		} else if (line[0] != '#' && header) {
 			if (*nrows == 0 && sscanf(line, "%lf", first) != 1)
 				break;
+			if (sscanf(line, "%lf", last) != 1)
+				*last = *first;
 			(*nrows)++;
 			note_max(line, c->procs, &c->procs_max);
+			note_max(line, c->sent, &c->net_max);
+			note_max(line, c->received, &c->net_max);
+			note_max(line, c->gpu_memory, &c->gpu_max);
+			note_max(line, c->gpu_cores, &c->gpu_max);
 		}
 	}
 	free(line);
@@ -288,13 +303,16 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 	char ra[160], rb[160], stop[200];
 	double lim;
 
+	bool net = c->net_max > 0, gpu = c->gpu_max > 0;
+	int panels = 5 + net + gpu, height = 150 + 200 * panels;
+
 	time_unit(span, &div, &unit);
 	snprintf(x, sizeof(x), "($%d - %.6f) / %g", c->wall, t0, div);
 	snprintf(xlabel, sizeof(xlabel), "time since the start (%s)", unit);
 	if (svg)
-		fputs("set terminal svg size 1100,1150 dynamic font 'sans,11' background '#ffffff'\n", f);
+		fprintf(f, "set terminal svg size 1100,%d dynamic font 'sans,11' background '#ffffff'\n", height);
 	else
-		fputs("set terminal pngcairo size 1100,1150 font 'sans,10' background '#ffffff'\n", f);
+		fprintf(f, "set terminal pngcairo size 1100,%d font 'sans,10' background '#ffffff'\n", height);
 	fputs("set output ", f);
 	put_quoted(f, out);
 	fputc('\n', f);
@@ -305,7 +323,8 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 		fprintf(f, "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '#d62728' lw 2\n",
 			run->stopped_at / div, run->stopped_at / div);
 	}
-	fputs("set multiplot layout 5,1 margins 0.075,0.76,0.06,0.92 spacing 0,0.025 title ", f);
+	fprintf(f, "set multiplot layout %d,1 margins 0.075,0.76,%.3f,%.3f spacing 0,%.3f title ", panels,
+		60.0 / height, 1 - 90.0 / height, 29.0 / height);
 	put_quoted(f, run->title[0] ? run->title : "tpmon");
 	if (run->figures[0]) {
 		fputs(" . \"\\n\" . ", f);
@@ -325,9 +344,11 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 	/* cores: CPU time per second */
 	define_rate(f, 1);
 	rate_using(use, sizeof(use), 1, x, c->cpu);
+	snprintf(use2, sizeof(use2), "(%s):%d", x, c->gpu_cores);
 	lim = limit(run, "cores");
 	snprintf(text, sizeof(text), "%g", lim);
-	panel(f, "cores", series, use, "CPU time per second", NULL, NULL, lim, text, false, xlabel, NULL);
+	panel(f, "cores", series, use, "CPU time per second", gpu ? use2 : NULL, "GPUs busy (SMs)",
+	      lim, text, false, xlabel, NULL);
 	/* processes */
 	snprintf(use, sizeof(use), "(%s):%d", x, c->procs);
 	lim = limit(run, "max_concurrent_processes");
@@ -346,6 +367,21 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 	rate_using(ra, sizeof(ra), 2, x, c->read);
 	rate_using(rb, sizeof(rb), 3, x, c->written);
 	panel(f, "I/O (MB/s)", series, ra, "read", rb, "written", -1, NULL, false, xlabel, NULL);
+	if (net) {
+		define_rate(f, 4);
+		define_rate(f, 5);
+		rate_using(ra, sizeof(ra), 4, x, c->received);
+		rate_using(rb, sizeof(rb), 5, x, c->sent);
+		panel(f, "network (MB/s)", series, ra, "received (TCP)", rb, "sent (TCP)", -1, NULL,
+		      false, xlabel, NULL);
+	}
+	if (gpu) {
+		snprintf(use, sizeof(use), "(%s):%d", x, c->gpu_memory);
+		lim = limit(run, "gpu_memory");
+		snprintf(text, sizeof(text), "%g MB", lim);
+		panel(f, "GPU memory (MB)", series, use, "used by the tree", NULL, NULL, lim, text,
+		      false, xlabel, NULL);
+	}
 	/* disk */
 	snprintf(use, sizeof(use), "(%s):%d", x, c->disk);
 	lim = limit(run, "disk");
@@ -475,7 +511,7 @@ int plot_main(int argc, char **argv)
 	char dir[] = "/tmp/tpmon-plot.XXXXXX";
 	struct columns c;
 	struct run run;
-	double first = 0, t0;
+	double first = 0, last = 0, t0;
 	unsigned rows;
 	bool svg;
 	int r = parse(argc, argv, &template, &out), status = 1;
@@ -493,7 +529,7 @@ int plot_main(int argc, char **argv)
 	}
 	series = xasprintf("%s.series", template);
 	memset(&run, 0, sizeof(run));
-	if (read_series(series, &c, &first, &rows) < 0)
+	if (read_series(series, &c, &first, &last, &rows) < 0)
 		goto out;
 	read_summary(template, &run);
 	t0 = run.start > 0 ? run.start : first;
@@ -511,7 +547,7 @@ int plot_main(int argc, char **argv)
 		goto out;
 	}
 	write_script(f, made, svg, series, &c, &run, t0,
-		     run.wall > 0 ? run.wall : 1);
+		     run.wall > 0 ? run.wall : last - t0 > 0 ? last - t0 : 1);
 	if (fclose(f) == 0 && run_gnuplot(script, errs) == 0 && publish(made, out) == 0)
 		status = 0;
 	unlink(made);
