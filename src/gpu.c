@@ -93,6 +93,7 @@ struct use {
 	uint64_t key;			/* device << 32 | pid, + 1; 0: free slot */
 	double gpu_seconds;		/* counted for it so far */
 	bool accounted;			/* its accounting record was read */
+	bool credited;			/* its utilization was counted once */
 };
 
 struct tp_gpu {
@@ -377,6 +378,8 @@ static bool look_util(struct tp_gpu *g, const struct tp_ptree *t, unsigned i, do
 {
 	struct device *d = &g->dev[i];
 	struct nvml_util_sample *s;
+	struct use *u;
+	double span;
 	unsigned n, k, j;
 	unsigned long long newest = d->last_seen;
 	nvml_ret r;
@@ -417,8 +420,14 @@ static bool look_util(struct tp_gpu *g, const struct tp_ptree *t, unsigned i, do
 			}
 		sum = sum / cnt / 100.0;
 		*gpus += sum;
-		get_use(g, i, s[k].pid)->gpu_seconds += sum * dt;
-		g->fig.gpu_seconds += sum * dt;
+		u = get_use(g, i, s[k].pid);
+		/* it started somewhere in its first interval, and it ends
+		 * somewhere in the interval after its last look: half of
+		 * the first one evens the two out */
+		span = u->credited ? dt : dt / 2;
+		u->credited = true;
+		u->gpu_seconds += sum * span;
+		g->fig.gpu_seconds += sum * span;
 	}
 	d->last_seen = newest;
 	return true;
