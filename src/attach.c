@@ -146,10 +146,16 @@ static int scan(struct tp_ptree *t, pid_t root, pid_t self, unsigned options)
 
 int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options)
 {
+	pid_t tgid = pid, ppid = 0;
 	int i, r = 1;
 
 	if (pid == self) {
 		errno = EPERM;
+		return -1;
+	}
+	/* a thread's id opens /proc/TID too, but names no process */
+	if (proc_read_status_ids(pid, &tgid, &ppid) == 0 && tgid != pid) {
+		errno = EINVAL;
 		return -1;
 	}
 	for (i = 0; i < MAX_SCANS && r > 0; i++) {

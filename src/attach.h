@@ -14,7 +14,8 @@
  * started, each process with the baseline of its figures at attach
  * (ptree_proc_acct() counts from there).  @self (tpmon) is never
  * followed.  Returns 0, or -1 with errno (ESRCH: no such process, EPERM:
- * not permitted, or already traced) after which @t holds nothing. */
+ * not permitted, or already traced, EINVAL: @pid is a thread, not a
+ * process) after which @t holds nothing. */
 int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options);
 
 #endif

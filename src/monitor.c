@@ -1084,6 +1084,8 @@ static pid_t attach_task(struct tp_monitor *m, int *status)
 	if (attach_tree(&m->tree, pid, m->self, tracer_options_attach(story_wanted(m->o))) < 0) {
 		if (errno == ESRCH)
 			error_msg("--pid %d: no such process", (int)pid);
+		else if (errno == EINVAL)
+			error_msg("--pid %d: a thread, not a process: give its process id", (int)pid);
 		else if (errno == EPERM)
 			error_msg("--pid %d: not permitted to trace it (it is traced already, "
 				  "belongs to another user, or see "
