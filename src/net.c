@@ -381,6 +381,11 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 				p->sock_ino = v;
 				p->nsock = (unsigned)cnt;
 				p->net_key = key;
+				/* without a socket it needs no more scans
+				 * until it connects or accepts (caught),
+				 * and its children inherit none */
+				if (n->trapping)
+					p->net_flag = cnt > 0;
 			} else {
 				free(v);
 			}

@@ -56,8 +56,8 @@ struct tp_proc {
 	unsigned nsock;		/* net: how many */
 	uint64_t net_key;	/* net: its CPU time at the last fd scan, +1 */
 	bool net_flag;		/* net: may hold a TCP connection (it connected or
-				 * accepted one, or its parent may have): its
-				 * descriptors are scanned */
+				 * accepted one, or had sockets at its last scan,
+				 * or its parent had): its descriptors are scanned */
 
 	/* its story (process records, trace) */
 	unsigned long serial;	/* 1, 2, ... in order of creation */
