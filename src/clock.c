@@ -19,3 +19,8 @@ double clock_wall(void)
 {
 	return read_clock(CLOCK_REALTIME);
 }
+
+double clock_thread_cpu(void)
+{
+	return read_clock(CLOCK_THREAD_CPUTIME_ID);
+}

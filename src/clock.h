@@ -4,5 +4,6 @@
 
 double clock_mono(void);	/* CLOCK_MONOTONIC, s */
 double clock_wall(void);	/* CLOCK_REALTIME, s since the epoch */
+double clock_thread_cpu(void);	/* CPU time of the calling thread, s */
 
 #endif

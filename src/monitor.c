@@ -9,6 +9,7 @@
  * grace, KILLING (SIGKILL, also to every process born meanwhile); the loop
  * returns when no process of the tree is left. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +66,10 @@ struct tp_monitor {
 	bool detach;			/* --pid: stop following, leave the rest */
 	int root_status;
 	sigset_t sigset;		/* what the loop waits for */
+	sigset_t sigset_paused;		/* the same less SIGCHLD, for a pause */
+	double pause_until;		/* events wait until then (contention) */
+	double turn_start, turn_cpu;	/* this turn of the loop began (wall, CPU) */
+	double turn_end, turn_cpu_end;	/* its work stops then (wall, CPU) */
 	double t0;			/* monotonic start */
 	double delay, next_sample, last_checkpoint;
 	enum tp_phase phase;
@@ -74,8 +79,12 @@ struct tp_monitor {
 	double reaped_cpu;		/* poll mode: rusage of what we reaped */
 	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
 	struct rlimit old_nofile;	/* the task's open-files limit */
+	bool raised_nice;		/* tpmon raised its priority: */
+	int old_nice;			/* the task gets this nice value back */
 	double pss_unstable;		/* largest PSS sum read while it changed */
 	bool events_pending;		/* drain_events() stopped at its bound */
+	bool sampling;			/* a sample is cut into turns: goes on */
+	double sample_cost;		/* time spent in it so far, s */
 	bool no_children;		/* wait said ECHILD: no tracee is left */
 	pid_t ghosts[64];		/* adopted tids that ended before their
 					 * parent's fork event was seen */
@@ -601,9 +610,15 @@ static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 
 /* Events handled per turn of the loop: a tree that forks without pause
  * (a fork bomb, a shell forking in its SIGTERM trap) must not keep the
- * loop from its timers, or the kill would never escalate.
+ * loop from its timers, or the kill would never escalate.  Past
+ * EVENTS_MIN_TURN events, the turn also ends once a deadline has come: on
+ * a machine taken by a fork bomb, 256 events can cost tpmon seconds.
  * Reproducer: tpmon -L 'wall_time: 1' --sh 'trap "while :; do sleep 9 & done" TERM; sleep 9' */
 #define EVENTS_PER_TURN 256
+#define EVENTS_MIN_TURN 4
+
+static double next_deadline(const struct tp_monitor *m);
+static bool turn_over(const struct tp_monitor *m);
 
 static void drain_events(struct tp_monitor *m)
 {
@@ -611,8 +626,11 @@ static void drain_events(struct tp_monitor *m)
 	unsigned n;
 
 	for (n = 0; n < EVENTS_PER_TURN; n++) {
-		int r = tracer_next_event(&ev);
+		int r;
 
+		if (n >= EVENTS_MIN_TURN && (now_rel(m) >= next_deadline(m) || turn_over(m)))
+			break;
+		r = tracer_next_event(&ev);
 		if (r <= 0) {
 			m->events_pending = false;
 			m->no_children = r < 0 && errno == ECHILD;
@@ -718,16 +736,107 @@ static void sample_net_gpu(const struct tp_monitor *m, struct tp_sample *s)
 	}
 }
 
+/* The work of one turn of the loop (events, a piece of a sample) stops
+ * after TURN_CPU s of CPU or TURN_WALL s of wall time, deadlines first.
+ * With a fork bomb of 1000 runnable processes on the machine, tpmon's
+ * fair share is a fraction of a percent, and the scheduler (EEVDF) makes
+ * a process that used more than its share wait for the others to catch
+ * up: 1 ms of CPU costs it about 0.4 s of waiting there.  Small turns
+ * keep what it owes small.
+ *
+ * A turn that took more than CONTENDED times its CPU time in wall time,
+ * and left work to do, shows that tpmon is short of CPU.  Every stopped
+ * tracee waits for tpmon, so tpmon can set the pace: it pauses as long as
+ * the turn took (at most PAUSE_MAX), leaving new processes in their
+ * attach stops, parents at their fork events and the sample in progress,
+ * and pays back what it owes while asleep, so that it is scheduled at
+ * once when a deadline comes (wall time, kill grace: they do not wait).
+ * Only while the task runs: once it is being stopped, its processes are
+ * frozen in their stops and compete no more, and its end must not wait. */
+#define TURN_CPU 0.0005
+#define TURN_WALL 0.05
+#define CONTENDED 4.0
+#define PAUSE_MAX 0.5
+
+static bool paused(const struct tp_monitor *m)
+{
+	return m->phase == TP_RUNNING && now_rel(m) < m->pause_until;
+}
+
+/* Events wait while a sample cut into turns is in progress: a tree that
+ * grows meanwhile (new processes come out of their attach stops only
+ * through events) would keep the sample from ever ending, and the memory
+ * limit from being checked. */
+static bool may_drain(const struct tp_monitor *m)
+{
+	return !paused(m) && !m->sampling;
+}
+
+static void start_turn(struct tp_monitor *m)
+{
+	m->turn_start = now_rel(m);
+	m->turn_cpu = clock_thread_cpu();
+	m->turn_end = m->turn_start + TURN_WALL;
+	m->turn_cpu_end = m->turn_cpu + TURN_CPU;
+}
+
+static bool turn_over(const struct tp_monitor *m)
+{
+	return m->phase == TP_RUNNING &&
+	       (now_rel(m) >= m->turn_end || clock_thread_cpu() >= m->turn_cpu_end);
+}
+
+static void end_turn(struct tp_monitor *m)
+{
+	double w = now_rel(m) - m->turn_start;
+
+	if (m->phase == TP_RUNNING && (m->events_pending || m->sampling) &&
+	    w > CONTENDED * (clock_thread_cpu() - m->turn_cpu))
+		m->pause_until = now_rel(m) + (w < PAUSE_MAX ? w : PAUSE_MAX);
+}
+
+/* The nearest instant at which the loop must act whatever it is doing:
+ * the wall-time limit, the end of the kill grace, the next SIGKILL round;
+ * in s from the start, or a large number. */
+static double hard_deadline(const struct tp_monitor *m)
+{
+	double at = 1e300;
+
+	if (m->o->limits.set[TP_RES_WALL_TIME] && !m->rep->exceeded.set[TP_RES_WALL_TIME])
+		at = m->o->limits.value[TP_RES_WALL_TIME] + 1e-4;
+	if (m->o->limits.end_set && !m->rep->exceeded.end_set &&
+	    m->o->limits.end - m->rep->start < at)
+		at = m->o->limits.end - m->rep->start + 1e-4;
+	if (m->phase == TP_TERMINATING && m->kill_at < at)
+		at = m->kill_at;
+	if (m->phase == TP_KILLING && m->kill_at + 0.05 < at)
+		at = m->kill_at + 0.05;
+	return at;
+}
+
 static void sample(struct tp_monitor *m)
 {
 	struct tp_sample s;
-	double t = now_rel(m), cost;
+	double t = now_rel(m), cost, hard = hard_deadline(m);
+	struct tp_until until;
+	bool done;
 
 	m->tree.now = t;
-	if (!m->traced)
-		sampler_discover(&m->tree, m->root, m->self);
-	sampler_sample(&m->tree, t, &s);
-	cost = now_rel(m) - t;
+	if (!m->sampling) {
+		m->sampling = true;
+		m->sample_cost = 0;
+		if (!m->traced)
+			sampler_discover(&m->tree, m->root, m->self);
+	}
+	until.mono = m->t0 + (hard < m->turn_end ? hard : m->turn_end);
+	until.cpu = m->turn_cpu_end;
+	done = sampler_sample(&m->tree, t, m->phase == TP_RUNNING ? &until : NULL, &s);
+	m->sample_cost += now_rel(m) - t;
+	if (!done)
+		return;	/* to be continued at the next turn: next_sample is due */
+	m->sampling = false;
+	cost = m->sample_cost;
+	t = now_rel(m);
 	s.t = t;
 	update_from_sample(m, &s);
 	sample_net_gpu(m, &s);
@@ -755,34 +864,33 @@ static void check_wall(struct tp_monitor *m)
 		end_violation(m);
 }
 
-/* When the loop must wake up at the latest, in s from the start. */
+/* When the loop must wake up at the latest, in s from the start: the
+ * next sample (now if one is in progress), unless paused, and the hard
+ * deadlines. */
 static double next_deadline(const struct tp_monitor *m)
 {
-	double at = m->next_sample;
+	double at = hard_deadline(m), soft = m->next_sample;
 
-	if (m->o->limits.set[TP_RES_WALL_TIME] && !m->rep->exceeded.set[TP_RES_WALL_TIME] &&
-	    m->o->limits.value[TP_RES_WALL_TIME] < at)
-		at = m->o->limits.value[TP_RES_WALL_TIME] + 1e-4;
-	if (m->o->limits.end_set && !m->rep->exceeded.end_set &&
-	    m->o->limits.end - m->rep->start < at)
-		at = m->o->limits.end - m->rep->start + 1e-4;
-	if (m->phase == TP_TERMINATING && m->kill_at < at)
-		at = m->kill_at;
-	if (m->phase == TP_KILLING && m->kill_at + 0.05 < at)
-		at = m->kill_at + 0.05;
-	return at;
+	if (paused(m) && soft < m->pause_until)
+		soft = m->pause_until;
+	return soft < at ? soft : at;
 }
 
 static void on_timer(struct tp_monitor *m)
 {
+	bool hard = now_rel(m) >= hard_deadline(m);
+
 	check_wall(m);
-	if (now_rel(m) >= m->next_sample)
+	if (now_rel(m) >= m->next_sample && !paused(m))
 		sample(m);
-	if (m->phase == TP_KILLING)
-		m->kill_at = now_rel(m);	/* SIGKILL again in 50 ms */
-	escalate(m);
+	if (hard) {
+		if (m->phase == TP_KILLING)
+			m->kill_at = now_rel(m);	/* SIGKILL again in 50 ms */
+		escalate(m);
+	}
 	/* belt and braces: a stop whose SIGCHLD got lost is found here */
-	drain_events(m);
+	if (may_drain(m))
+		drain_events(m);
 }
 
 /* SIGINT, SIGTERM, SIGHUP or SIGQUIT to tpmon: stop the task as for a
@@ -984,6 +1092,8 @@ static int setup_signals(struct tp_monitor *m, sigset_t *old)
 	sigaddset(set, SIGQUIT);
 	if (sigprocmask(SIG_BLOCK, set, old) < 0)
 		return -1;
+	m->sigset_paused = *set;
+	sigdelset(&m->sigset_paused, SIGCHLD);
 	/* SIGCHLD may come in ignored (a worker that set SIG_IGN and exec'd
 	 * us): then the kernel would reap the task behind our back */
 	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &m->old_sigpipe);
@@ -993,24 +1103,71 @@ static int setup_signals(struct tp_monitor *m, sigset_t *old)
 
 /* Descriptors left out of the sampler's budget. */
 #define FD_RESERVE 256
+/* Most /proc descriptors the sampler keeps open, whatever the open-files
+ * limit: each costs the kernel about 1 KB (file, inode, dentry), and past
+ * this many processes a sample opens the files of the others at each read
+ * (see cache_open() in sampler.c). */
+#define FD_CACHE_MAX 4096
+
+/* Grow the descriptor table to @n entries now, while tpmon has a single
+ * thread: growing it later, with the disk walker running, waits for an
+ * RCU grace period (expand_files -> synchronize_rcu), milliseconds that a
+ * fork bomb stretched into seconds.  The table never shrinks. */
+static void presize_fd_table(unsigned n)
+{
+	int fd = open("/", O_PATH | O_CLOEXEC), hi;
+
+	if (fd < 0)
+		return;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, (int)n - 1);
+	if (hi >= 0)
+		close(hi);
+	close(fd);
+}
 
 static void raise_fd_limit(struct tp_monitor *m)
 {
 	struct rlimit rl;
+	unsigned budget;
 
 	/* cached /proc descriptors: up to three per live process; the task
 	 * gets the limit tpmon was given back */
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
 	m->old_nofile = rl;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+	if (rl.rlim_cur < FD_CACHE_MAX + FD_RESERVE && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > FD_CACHE_MAX + FD_RESERVE ? FD_CACHE_MAX + FD_RESERVE : rl.rlim_max;
 		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
 			rl.rlim_cur = m->old_nofile.rlim_cur;
 	}
 	/* what the sampler may keep open; the rest is for the summary, the
 	 * disk walker and the files opened and closed at each read */
-	m->tree.fd_budget = rl.rlim_cur > FD_RESERVE + 3 ? (unsigned)(rl.rlim_cur > 65536 ? 65536 : rl.rlim_cur) - FD_RESERVE : 0;
+	budget = rl.rlim_cur > FD_RESERVE + 3 ? (unsigned)(rl.rlim_cur > FD_CACHE_MAX + FD_RESERVE ? FD_CACHE_MAX + FD_RESERVE : rl.rlim_cur) - FD_RESERVE : 0;
+	m->tree.fd_budget = budget;
+	presize_fd_table(budget + FD_RESERVE);
+}
+
+/* tpmon runs at the highest priority it is permitted, up to nice -20 (as
+ * root, or with RLIMIT_NICE); the task keeps the nice value tpmon was
+ * given.  tpmon's CPU use is bounded by design, and with 1000 runnable
+ * processes of the task on the machine its fair share at an equal nice
+ * value is a fraction of a percent: at nice -20 it weighs as much as 87
+ * of them.  Where nothing is permitted, the paced loop (see TURN_CPU)
+ * is all there is. */
+static void raise_priority(struct tp_monitor *m)
+{
+	int want;
+
+	errno = 0;
+	m->old_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		return;
+	for (want = -20; want < m->old_nice; want++)
+		if (setpriority(PRIO_PROCESS, 0, want) == 0) {
+			m->raised_nice = true;
+			debug_msg("nice %d -> %d", m->old_nice, want);
+			return;
+		}
 }
 
 static void start_disk(struct tp_monitor *m)
@@ -1046,6 +1203,8 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.child_sigpipe = &m->old_sigpipe;
 	so.child_sigchld = &m->old_sigchld;
 	so.child_nofile = &m->old_nofile;
+	so.restore_nice = m->raised_nice;
+	so.child_nice = m->old_nice;
 	so.trace = m->o->tracking == TP_TRACK_PTRACE;
 	if (so.trace) {
 		/* no process may leave the tree; connect and accept stop in
@@ -1117,7 +1276,8 @@ static int start_watch(struct tp_monitor *m)
 /* Sleep until a signal or the next deadline, whichever comes first. */
 static int wait_signal(struct tp_monitor *m)
 {
-	double d = m->events_pending ? 0 : next_deadline(m) - now_rel(m);
+	bool pause = paused(m);
+	double d = m->events_pending && !pause ? 0 : next_deadline(m) - now_rel(m);
 	struct timespec ts;
 	siginfo_t si;
 
@@ -1125,7 +1285,9 @@ static int wait_signal(struct tp_monitor *m)
 		d = 0;
 	ts.tv_sec = (time_t)d;
 	ts.tv_nsec = (long)((d - floor(d)) * 1e9);
-	return sigtimedwait(&m->sigset, &si, &ts);
+	/* a pause does not end at SIGCHLD: the events it leaves are known
+	 * to be pending */
+	return sigtimedwait(pause ? &m->sigset_paused : &m->sigset, &si, &ts);
 }
 
 static void loop(struct tp_monitor *m)
@@ -1140,12 +1302,17 @@ static void loop(struct tp_monitor *m)
 			break;
 		}
 		sig = wait_signal(m);
+		start_turn(m);
 		if (sig > 0 && sig != SIGCHLD)
 			on_monitor_signal(m, sig);
-		if (sig > 0 || m->events_pending || !m->traced)
-			drain_events(m);
+		/* the timers first (limits, a sample in progress): new
+		 * processes can wait in their attach stops, a sample cut
+		 * into turns must not fall behind a growing tree */
 		if (now_rel(m) >= next_deadline(m))
-			on_timer(m);
+			on_timer(m);	/* drains events too */
+		else if ((sig > 0 || m->events_pending || !m->traced) && may_drain(m))
+			drain_events(m);
+		end_turn(m);
 		if (!m->traced && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
 			sampler_discover(&m->tree, m->root, m->self);
@@ -1196,6 +1363,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		goto out;
 	}
 	raise_fd_limit(&m);
+	raise_priority(&m);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	rep->start = clock_wall();
 	m.t0 = clock_mono();
@@ -1216,6 +1384,11 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 			rep->tracking_ptrace = false;
 		net_set_trapping(m.net, m.traced && m.net_trapped);
 	}
+	/* a task of the same user could otherwise ptrace tpmon, or write
+	 * into its memory through /proc/PID/mem, and make it let go of the
+	 * tree.  Only after the seize: the child is not dumpable before its
+	 * exec either, and seizing it would then need CAP_SYS_PTRACE. */
+	prctl(PR_SET_DUMPABLE, 0);
 	m.story = story_open(o, &m.tree, m.self);
 	if (!o->pid) {
 		ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
@@ -1232,7 +1405,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	if (m.series) {
 		struct tp_sample s;
 
-		sampler_sample(&m.tree, now_rel(&m), &s);	/* empty tree: totals only */
+		sampler_sample(&m.tree, now_rel(&m), NULL, &s);	/* empty tree: totals only */
 		s.t = now_rel(&m);
 		series_add(m.series, &s, rep, m.cur);
 	}

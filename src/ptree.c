@@ -19,6 +19,8 @@ void ptree_init(struct tp_ptree *t)
 	t->pbuckets = xcalloc(NBUCKETS, sizeof(*t->pbuckets));
 	t->tbuckets = xcalloc(NBUCKETS, sizeof(*t->tbuckets));
 	t->fd_budget = 768;	/* under the usual 1024, until told the limit */
+	t->sample_gen = 1;	/* a new process has 0: not read in this pass */
+	t->rollup_gen = 1;
 }
 
 static void close_fd(struct tp_ptree *t, int *fd)

@@ -51,6 +51,8 @@ struct tp_proc {
 	uint64_t rss_kb, vm_kb, pss_kb, swap_kb;	/* at the last sample */
 	uint64_t rollup_key;	/* rss and vsize when rollup was last read */
 	bool rollup_due;	/* its own layout changed: re-read its PSS */
+	unsigned sample_gen;	/* the sampler's pass that last read its stat */
+	unsigned rollup_gen;	/* the full PSS pass that last read it */
 	uint64_t hwm_kb;	/* peak RSS known for this process */
 	uint64_t *sock_ino;	/* net: inodes of its sockets at the last fd scan */
 	unsigned nsock;		/* net: how many */
@@ -87,6 +89,8 @@ struct tp_ptree {
 	uint64_t layout_key;		/* sampler: memory layout at the last sample */
 	bool pss_dirty;			/* sampler: layout changed since all PSS were read */
 	double full_rollup_at;		/* sampler: when all PSS were last read */
+	unsigned sample_gen;		/* sampler: the pass in progress (from 1) */
+	unsigned rollup_gen;		/* sampler: the full PSS pass in progress (from 1) */
 	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
 	unsigned fd_budget;		/* sampler: how many may be kept open */
 	unsigned exiting;		/* sampler: zombies seen in this sample */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "clock.h"
 #include "error.h"
 #include "sampler.h"
 #include "xmalloc.h"
@@ -251,30 +252,84 @@ static bool full_rollup_due(const struct tp_ptree *t, bool settled, double now)
 	       now - t->full_rollup_at >= (every > 0.25 ? every : 0.25);
 }
 
-void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
+/* Has the time given to this call run out?  Checked between processes,
+ * after a few, so that every call makes progress. */
+#define SAMPLE_MIN_STEP 8
+
+static bool out_of_time(const struct tp_until *u, unsigned done)
+{
+	if (!u || done < SAMPLE_MIN_STEP)
+		return false;
+	return clock_mono() >= u->mono || clock_thread_cpu() >= u->cpu;
+}
+
+/* The stat pass: every live process not yet read in this pass.  False
+ * when @stop_at came first. */
+static bool stat_pass(struct tp_ptree *t, double now, const struct tp_until *stop_at)
+{
+	struct tp_proc *p;
+	unsigned done = 0;
+
+	for (p = t->live; p; p = p->next) {
+		if (p->sample_gen == t->sample_gen)
+			continue;
+		if (out_of_time(stop_at, done))
+			return false;
+		if (sample_proc(t, p, now) > 0)
+			p->rollup_due = true;
+		p->sample_gen = t->sample_gen;
+		done++;
+	}
+	return true;
+}
+
+/* The PSS pass: a full one reads every process not read in this full
+ * pass yet (a full pass may take several samples when time runs out);
+ * in a small tree, also the processes whose own layout changed.  Returns
+ * whether any was read, and in *@done_full whether a full pass ended. */
+static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *stop_at, bool *done_full)
+{
+	bool small = t->nlive <= FULL_ROLLUP_FREE, read_any = false;
+	unsigned done = 0;
+	struct tp_proc *p;
+
+	*done_full = full;
+	for (p = t->live; p; p = p->next) {
+		bool want = full ? p->rollup_gen != t->rollup_gen : small && p->rollup_due;
+
+		if (!want)
+			continue;
+		if (out_of_time(stop_at, done)) {
+			*done_full = false;
+			break;
+		}
+		refresh_rollup(p);
+		p->rollup_due = false;
+		p->rollup_gen = t->rollup_gen;
+		read_any = true;
+		done++;
+	}
+	return read_any;
+}
+
+bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at, struct tp_sample *s)
 {
 	struct tp_proc *p;
 	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0, layout;
-	bool full, small, settled, read_any = false;
+	bool full, settled, read_any, done_full;
 
 	memset(s, 0, sizeof(*s));
-	t->exiting = 0;
-	for (p = t->live; p; p = p->next)
-		if (sample_proc(t, p, now) > 0)
-			p->rollup_due = true;
+	if (!stat_pass(t, now, stop_at))
+		return false;	/* zombies seen so far stay in t->exiting */
+	t->sample_gen++;
 	layout = layout_key(t);
 	settled = layout == t->layout_key;
 	if (!settled)
 		t->pss_dirty = true;	/* sharing may have changed anywhere */
 	t->layout_key = layout;
 	full = full_rollup_due(t, settled, now);
-	small = t->nlive <= FULL_ROLLUP_FREE;
+	read_any = rollup_pass(t, full, stop_at, &done_full);
 	for (p = t->live; p; p = p->next) {
-		if (full || (small && p->rollup_due)) {
-			refresh_rollup(p);
-			p->rollup_due = false;
-			read_any = true;
-		}
 		rss += p->rss_kb;
 		/* PSS never exceeds RSS; the two are read at different
 		 * instants, so hold the sum to that */
@@ -290,9 +345,10 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->pss_mb = (double)pss / 1024.0;
 	s->vm_mb = (double)vm / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
-	if (full) {
+	if (done_full) {
 		t->full_rollup_at = now;
 		t->pss_dirty = false;
+		t->rollup_gen++;
 	}
 	/* PSS read while pages were being shared mixes before and after
 	 * (a parent read alone, its children read sharing): such a sum can
@@ -305,6 +361,8 @@ void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s)
 	s->nthreads = t->nthreads;
 	s->total_processes = t->total_processes;
 	s->exiting = t->exiting;
+	t->exiting = 0;		/* the next pass counts afresh */
+	return true;
 }
 
 void sampler_started(struct tp_ptree *t, struct tp_proc *p)

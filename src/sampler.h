@@ -22,9 +22,21 @@ struct tp_sample {
 	double gpu_memory_mb, gpu_cores;	/* now */
 };
 
-/* Read every live process of @t and fill @s (@now: s since the start).  Refreshes each process's
- * cached figures (cpu, io, rss, vm, pss, swap, peak RSS). */
-void sampler_sample(struct tp_ptree *t, double now, struct tp_sample *s);
+/* When a piece of work must stop: the first of two instants. */
+struct tp_until {
+	double mono;			/* CLOCK_MONOTONIC, s */
+	double cpu;			/* the calling thread's CPU time, s */
+};
+
+/* Read every live process of @t and fill @s (@now: s since the start).
+ * Refreshes each process's cached figures (cpu, io, rss, vm, pss, swap,
+ * peak RSS).  The work stops at @stop_at (NULL: never), after a few
+ * processes at least: then it returns false and @s is not filled, and the
+ * next call goes on with the processes not read yet in this pass (those
+ * born meanwhile included).  PSS figures left unread for lack of time
+ * are read at the next sample; the sum is not stable until they are. */
+bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at,
+		    struct tp_sample *s);
 
 /* Process @p has just started (its attach stop was resumed): open the
  * file read when it ends, now that nothing waits on tpmon, so that its

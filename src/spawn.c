@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +93,9 @@ static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
 	sigaction(SIGCHLD, o->child_sigchld, NULL);
 	if (o->child_nofile && o->child_nofile->rlim_cur)
 		setrlimit(RLIMIT_NOFILE, o->child_nofile);
+	/* lowering a priority is always permitted */
+	if (o->restore_nice)
+		setpriority(PRIO_PROCESS, 0, o->child_nice);
 	sigprocmask(SIG_SETMASK, o->child_mask, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)

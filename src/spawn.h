@@ -18,6 +18,8 @@ struct tp_spawn_opts {
 	const struct sigaction *child_sigpipe;	/* dispositions the task */
 	const struct sigaction *child_sigchld;	/* inherits (tpmon's own) */
 	const struct rlimit *child_nofile;	/* open-files limit of the task */
+	bool restore_nice;		/* give the task back @child_nice */
+	int child_nice;			/* (tpmon raised its own priority) */
 	bool trace;			/* PTRACE_SEIZE the child */
 	unsigned trace_options;
 	const struct sock_fprog *filter;	/* seccomp filter or NULL */

@@ -9,7 +9,21 @@ tests_helpers_clone_escape_CPPFLAGS = $(TPH_CPP)
 tests_helpers_clone_escape_CFLAGS = $(TPH_CF)
 tests_helpers_clone_escape_LDFLAGS = $(TPH_LD) -pthread
 
+check_PROGRAMS += tests/helpers/fork-flood
+tests_helpers_fork_flood_SOURCES = tests/helpers/fork-flood.c $(TPH_COMMON)
+tests_helpers_fork_flood_CPPFLAGS = $(TPH_CPP)
+tests_helpers_fork_flood_CFLAGS = $(TPH_CF)
+tests_helpers_fork_flood_LDFLAGS = $(TPH_LD)
+
+check_PROGRAMS += tests/helpers/many-threads
+tests_helpers_many_threads_SOURCES = tests/helpers/many-threads.c $(TPH_COMMON)
+tests_helpers_many_threads_CPPFLAGS = $(TPH_CPP)
+tests_helpers_many_threads_CFLAGS = $(TPH_CF)
+tests_helpers_many_threads_LDFLAGS = $(TPH_LD) -pthread
+
 TP_HOSTILE_CORE_TESTS = \
-	tests/hostile-clone.test
+	tests/hostile-clone.test \
+	tests/hostile-forkbomb.test \
+	tests/hostile-scale.test
 TESTS += $(TP_HOSTILE_CORE_TESTS)
 EXTRA_DIST += $(TP_HOSTILE_CORE_TESTS)

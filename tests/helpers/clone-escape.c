@@ -6,13 +6,17 @@
  * SIGTERM and forks N children, each holding MB MiB of touched memory;
  * so the truth is N + 2 processes.  Every process exits SECONDS after the
  * start (default 20), whatever happens, so nothing can run away.
+ * MODE attach tries to take tpmon over instead: PTRACE_SEIZE of its
+ * parent (tpmon), then a write to the parent's /proc/PID/mem; it prints
+ * "attach ok|EPERM|..." and "mem ok|EACCES|...".
  * MODE probe instead checks that the usual ways of making processes and
  * threads still work (fork, posix_spawn, pthread_create) and prints how
  * raw clone3 and clone(CLONE_UNTRACED) answer (on x86-64 also the i386
  * ABI's clone through int 0x80); exits 1 if one failed.
  *   usage: clone-escape clone|clone3 N MB [SECONDS]
- *          clone-escape probe */
+ *          clone-escape attach|probe */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <pthread.h>
 #include <sched.h>
@@ -21,13 +25,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "helper.h"
 
-#define USAGE "clone|clone3 N MB [SECONDS] | probe"
+#define USAGE "clone|clone3 N MB [SECONDS] | attach | probe"
 
 #ifndef SYS_clone3
 #define SYS_clone3 435
@@ -53,7 +58,28 @@ static long untraced_clone(int use_clone3)
 
 static const char *errno_name(int e)
 {
-	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : e == EINVAL ? "EINVAL" : "other";
+	return e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : e == EINVAL ? "EINVAL" :
+	       e == EACCES ? "EACCES" : "other";
+}
+
+static int attach(void)
+{
+	pid_t parent = getppid();
+	char path[64];
+	int fd;
+
+	if (ptrace(PTRACE_SEIZE, parent, 0L, 0L) == 0) {
+		printf("attach ok\n");
+		ptrace(PTRACE_DETACH, parent, 0L, 0L);
+	} else {
+		printf("attach %s\n", errno_name(errno));
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)parent);
+	fd = open(path, O_RDWR);
+	printf("mem %s\n", fd >= 0 ? "ok" : errno_name(errno));
+	if (fd >= 0)
+		close(fd);
+	return 0;
 }
 
 static void daemon_part(long n, long mb, double end)
@@ -141,6 +167,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc == 2 && strcmp(argv[1], "probe") == 0)
 		return probe();
+	if (argc == 2 && strcmp(argv[1], "attach") == 0)
+		return attach();
 	if (argc < 4 || argc > 5)
 		helper_usage(USAGE);
 	if (strcmp(argv[1], "clone") && strcmp(argv[1], "clone3"))
