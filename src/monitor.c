@@ -751,12 +751,16 @@ static void sample_net_gpu(const struct tp_monitor *m, struct tp_sample *s)
  * attach stops, parents at their fork events and the sample in progress,
  * and pays back what it owes while asleep, so that it is scheduled at
  * once when a deadline comes (wall time, kill grace: they do not wait).
- * Only while the task runs: once it is being stopped, its processes are
+ * Only with more than PAUSE_FROM live processes: a smaller task cannot
+ * take tpmon's share down that far, and when the machine is busy with
+ * other work a pause would only slow the task down.  Only while the task
+ * runs: once it is being stopped, its processes are
  * frozen in their stops and compete no more, and its end must not wait. */
 #define TURN_CPU 0.0005
 #define TURN_WALL 0.05
 #define CONTENDED 4.0
 #define PAUSE_MAX 0.5
+#define PAUSE_FROM 64
 
 static bool paused(const struct tp_monitor *m)
 {
@@ -790,7 +794,8 @@ static void end_turn(struct tp_monitor *m)
 {
 	double w = now_rel(m) - m->turn_start;
 
-	if (m->phase == TP_RUNNING && (m->events_pending || m->sampling) &&
+	if (m->phase == TP_RUNNING && m->tree.nlive > PAUSE_FROM &&
+	    (m->events_pending || m->sampling) &&
 	    w > CONTENDED * (clock_thread_cpu() - m->turn_cpu))
 		m->pause_until = now_rel(m) + (w < PAUSE_MAX ? w : PAUSE_MAX);
 }
@@ -1413,7 +1418,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		struct tp_sample s;
 
 		m.tree.now = now_rel(&m);
-		sampler_sample(&m.tree, m.tree.now, &s);	/* the counters at the end */
+		sampler_sample(&m.tree, m.tree.now, NULL, &s);	/* the counters at the end */
 		s.t = m.tree.now;
 		sample_net_gpu(&m, &s);
 		story_sample(m.story, &m.tree, &s);

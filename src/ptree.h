@@ -91,6 +91,10 @@ struct tp_ptree {
 	double full_rollup_at;		/* sampler: when all PSS were last read */
 	unsigned sample_gen;		/* sampler: the pass in progress (from 1) */
 	unsigned rollup_gen;		/* sampler: the full PSS pass in progress (from 1) */
+	bool pass_rollups;		/* sampler: stat pass done, PSS reads going on */
+	bool pass_full;			/* sampler: they are a full PSS pass */
+	bool pass_read_any;		/* sampler: some PSS was read in this pass */
+	uint64_t pass_layout;		/* sampler: the layout its stat pass found */
 	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
 	unsigned fd_budget;		/* sampler: how many may be kept open */
 	unsigned exiting;		/* sampler: zombies seen in this sample */

@@ -284,9 +284,9 @@ static bool stat_pass(struct tp_ptree *t, double now, const struct tp_until *sto
 }
 
 /* The PSS pass: a full one reads every process not read in this full
- * pass yet (a full pass may take several samples when time runs out);
- * in a small tree, also the processes whose own layout changed.  Returns
- * whether any was read, and in *@done_full whether a full pass ended. */
+ * pass yet (it may take several calls when time runs out); in a small
+ * tree, the processes whose own layout changed.  Returns whether any was
+ * read, and in *@done_full whether a full pass ended. */
 static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *stop_at, bool *done_full)
 {
 	bool small = t->nlive <= FULL_ROLLUP_FREE, read_any = false;
@@ -315,20 +315,32 @@ static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *st
 bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at, struct tp_sample *s)
 {
 	struct tp_proc *p;
-	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0, layout;
-	bool full, settled, read_any, done_full;
+	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0;
+	bool done_full;
 
 	memset(s, 0, sizeof(*s));
-	if (!stat_pass(t, now, stop_at))
-		return false;	/* zombies seen so far stay in t->exiting */
+	if (!t->pass_rollups) {
+		bool settled;
+
+		if (!stat_pass(t, now, stop_at))
+			return false;	/* zombies seen so far stay in t->exiting */
+		t->pass_layout = layout_key(t);
+		settled = t->pass_layout == t->layout_key;
+		if (!settled)
+			t->pss_dirty = true;	/* sharing may have changed anywhere */
+		t->layout_key = t->pass_layout;
+		t->pass_full = full_rollup_due(t, settled, now);
+		t->pass_read_any = false;
+		t->pass_rollups = true;
+	}
+	/* the PSS figures of one pass belong to one sample: a full pass cut
+	 * short goes on at the next call, not at the next sample */
+	if (rollup_pass(t, t->pass_full, stop_at, &done_full))
+		t->pass_read_any = true;
+	if (t->pass_full && !done_full)
+		return false;
+	t->pass_rollups = false;
 	t->sample_gen++;
-	layout = layout_key(t);
-	settled = layout == t->layout_key;
-	if (!settled)
-		t->pss_dirty = true;	/* sharing may have changed anywhere */
-	t->layout_key = layout;
-	full = full_rollup_due(t, settled, now);
-	read_any = rollup_pass(t, full, stop_at, &done_full);
 	for (p = t->live; p; p = p->next) {
 		rss += p->rss_kb;
 		/* PSS never exceeds RSS; the two are read at different
@@ -345,7 +357,7 @@ bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_
 	s->pss_mb = (double)pss / 1024.0;
 	s->vm_mb = (double)vm / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
-	if (done_full) {
+	if (t->pass_full) {
 		t->full_rollup_at = now;
 		t->pss_dirty = false;
 		t->rollup_gen++;
@@ -354,7 +366,7 @@ bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_
 	 * (a parent read alone, its children read sharing): such a sum can
 	 * exceed any real one, so it only counts when every figure is fresh
 	 * and the layout held still while they were read */
-	s->pss_stable = !t->pss_dirty && (!read_any || layout_now(t) == layout);
+	s->pss_stable = !t->pss_dirty && (!t->pass_read_any || layout_now(t) == t->pass_layout);
 	ptree_total_acct(t, &s->acct);
 	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
 	s->nprocs = t->nlive;
