@@ -44,7 +44,8 @@ struct tp_proc {
 	bool attached;		/* --pid: it was running before tpmon came */
 	struct tp_acct base;	/* --pid: its figures when tpmon came, not
 				 * counted (ptree_proc_acct() subtracts them) */
-	char comm[64];
+	char comm[16];		/* the kernel's TASK_COMM_LEN: a user process's
+				 * name is at most 15 bytes */
 
 	struct tp_acct exited;	/* sum of final figures of exited threads */
 	struct tp_acct sampled;	/* whole-process figures at the last sample */

@@ -185,7 +185,8 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 	p->run_ns = have_run ? run_ns : UINT64_MAX;
 	if (!p->starttime)
 		p->starttime = st.starttime;
-	memcpy(p->comm, st.comm, sizeof(p->comm));
+	memcpy(p->comm, st.comm, sizeof(p->comm) - 1);
+	p->comm[sizeof(p->comm) - 1] = '\0';
 	cpu_ns = (st.utime + st.stime) * (1000000000ull / (uint64_t)ticks);
 	/* a process that did not run did no I/O either */
 	if (cpu_ns != p->sampled.cpu_ns || !p->rollup_key)
