@@ -163,7 +163,17 @@ static int parse_file(const char *path, json_t *spec, struct tp_watch_file *f,
 	return 0;
 }
 
-struct tp_watch *watch_parse(const char *text, char *err, size_t errlen)
+/* A message is one printable line: jansson quotes the text near an error
+ * (a raw newline inside a string, say), and a file name or label may hold
+ * an escaped control character; each such byte becomes '?'. */
+static void one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}
+
+static struct tp_watch *parse_text(const char *text, char *err, size_t errlen)
 {
 	json_error_t jerr;
 	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr), *spec;
@@ -196,6 +206,15 @@ fail:
 	json_decref(root);
 	watch_free(w);
 	return NULL;
+}
+
+struct tp_watch *watch_parse(const char *text, char *err, size_t errlen)
+{
+	struct tp_watch *w = parse_text(text, err, errlen);
+
+	if (!w && errlen > 0)
+		one_line(err);
+	return w;
 }
 
 struct tp_watch *watch_load(const char *path, char *err, size_t errlen)

@@ -18,8 +18,34 @@ static bool parses(const char *text)
 
 	if (!w && !err[0])
 		diag("no message for a refused configuration: %s", text);
+	if (!w && strpbrk(err, "\n\r\t"))
+		diag("a message of more than one line: %s", err);
 	watch_free(w);
 	return r && err[0] == '\0';
+}
+
+/* A refusal's message is one line, whatever bytes the input holds. */
+static void test_one_line(void)
+{
+	static const char *const bad[] = {
+		"{\"\\\n\xde\xc5\xdb\xd6}\n",	/* fuzz-watch: newline near the error */
+		"{\"a\\nb\": 1}",			/* an escaped newline in a file name */
+		"{\"a\\tb\\u007f\": {\"events\": [1]}}",	/* a tab and a DEL in one */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char err[512] = "";
+		struct tp_watch *w = watch_parse(bad[i], err, sizeof(err));
+		size_t k;
+		bool printable = err[0] != '\0';
+
+		for (k = 0; err[k]; k++)
+			if ((unsigned char)err[k] < 0x20 || err[k] == 0x7f)
+				printable = false;
+		ok(!w && printable, "refused with a one-line message: case %zu (%s)", i, err);
+		watch_free(w);
+	}
 }
 
 static void test_parse(void)
@@ -141,8 +167,9 @@ int main(void)
 {
 	char dir[] = "/tmp/test-watch.XXXXXX";
 
-	plan(43);
+	plan(46);
 	test_parse();
+	test_one_line();
 	if (!mkdtemp(dir) || chdir(dir) < 0) {
 		perror("mkdtemp");
 		return 1;
