@@ -1329,8 +1329,7 @@ static void loop(struct tp_monitor *m)
 	}
 }
 
-/* Take the signals still pending once the loop is over, so that unblocking
- * them cannot kill tpmon before it writes the summary: a second SIGINT
+/* Take the signals still pending once the loop is over: a second SIGINT
  * that came after the first had ended the loop (timeout(1) sends one to
  * its child and another to its process group), or a late SIGCHLD. */
 static void drain_signals(struct tp_monitor *m)
@@ -1437,6 +1436,13 @@ out:
 	watch_free(m.watch);
 	ptree_free(&m.tree);
 	drain_signals(&m);
+	/* The termination signals stay blocked until tpmon exits: one sent
+	 * now (timeout(1) sends its second to the process group, late on a
+	 * busy machine) would otherwise kill tpmon before its summary. */
+	sigaddset(&old, SIGINT);
+	sigaddset(&old, SIGTERM);
+	sigaddset(&old, SIGHUP);
+	sigaddset(&old, SIGQUIT);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;
 }
