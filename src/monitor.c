@@ -1388,10 +1388,8 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 			rep->tracking_ptrace = false;
 		net_set_trapping(m.net, m.traced && m.net_trapped);
 	}
-	/* a task of the same user could otherwise ptrace tpmon, or write
-	 * into its memory through /proc/PID/mem, and make it let go of the
-	 * tree.  Only after the seize: the child is not dumpable before its
-	 * exec either, and seizing it would then need CAP_SYS_PTRACE. */
+	/* not dumpable (see spawn_start()), with --pid too: a task of the
+	 * same user could otherwise ptrace tpmon and make it let go */
 	prctl(PR_SET_DUMPABLE, 0);
 	m.story = story_open(o, &m.tree, m.self);
 	if (!o->pid) {

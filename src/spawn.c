@@ -227,6 +227,11 @@ pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
 			warn_msg("ptrace refused (%s): falling back to /proc polling",
 				  strerror(errno));
 	}
+	/* before the task runs a single instruction: a task of the same
+	 * user could otherwise ptrace tpmon, or write into its memory, and
+	 * make it let go of the tree.  Not before the seize: the child,
+	 * forked while tpmon was dumpable, stays seizable either way. */
+	prctl(PR_SET_DUMPABLE, 0);
 	if (write(go[1], *traced ? "g" : "u", 1) != 1)
 		perror_msg("cannot release the child");
 	close(go[1]);
