@@ -1,6 +1,8 @@
 /* log-steps: hold MB1 MiB, then MB2 MiB, ... of written memory, and at
- * each step append the line "# STEP i MB" to FILE once the memory is
- * held (after SETTLE s), then wait GAP s before the next step.  For
+ * each step append the line "# STEP i MB T" to FILE once the memory is
+ * held (after SETTLE s), then wait GAP s before the next step; T is the
+ * time of the write (s since the epoch, CLOCK_REALTIME), so a test knows
+ * how far apart the lines really came under any load.  For
  * --snapshot-events: a snapshot on each line must show that step's
  * memory.  Ground truth: RSS >= MBi from the line of step i to the next
  * step.
@@ -8,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,9 +20,14 @@
 
 static void append_line(const char *path, int step, long mb)
 {
-	char line[64];
+	char line[96];
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	int n = snprintf(line, sizeof(line), "# STEP %d %ld\n", step, mb);
+	struct timespec now;
+	int n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	n = snprintf(line, sizeof(line), "# STEP %d %ld %lld.%03ld\n", step, mb,
+		     (long long)now.tv_sec, now.tv_nsec / 1000000);
 
 	if (fd < 0 || write(fd, line, (size_t)n) != n)
 		helper_die("append to %s", path);
