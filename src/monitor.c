@@ -25,6 +25,7 @@
 #include "error.h"
 #include "gpu.h"
 #include "monitor.h"
+#include "nested.h"
 #include "net.h"
 #include "proc.h"
 #include "ptree.h"
@@ -93,6 +94,10 @@ struct tp_monitor {
 	double snap_start;		/* s from start: the current snapshot's */
 	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
 	bool snap_known[TP_RES__COUNT];
+	struct tp_nested *nest;		/* the channel for nested tpmons, or NULL */
+	bool nest_more;			/* nested_serve() stopped at its bound */
+	int outer_chan;			/* an enclosing tpmon's channel, or -1 */
+	bool nest_registered;		/* it counts our task for us */
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -958,6 +963,8 @@ static void fill_report(struct tp_monitor *m, double t)
 {
 	struct tp_report *rep = m->rep;
 	struct tp_acct a;
+	struct tp_nest_totals nt;
+	unsigned long total;
 	double cpu;
 	struct tp_proc *p;
 	int i;
@@ -967,14 +974,25 @@ static void fill_report(struct tp_monitor *m, double t)
 	rep->end = rep->start + t;
 	peak(m, TP_RES_WALL_TIME, t, t);
 	ptree_total_acct(&m->tree, &a);
-	rep->acct = a;
+	total = m->tree.total_processes;
 	cpu = (double)a.cpu_ns / 1e9;
 	if (m->reaped_cpu > cpu)
 		cpu = m->reaped_cpu;
+	if (m->nest_registered && nested_totals(m->outer_chan, m->root, &nt) == 0) {
+		/* the enclosing tpmon traced the task: its totals are exact */
+		a.cpu_ns = nt.cpu_ns;
+		a.io.read_bytes = nt.read_bytes;
+		a.io.write_bytes = nt.write_bytes;
+		cpu = (double)nt.cpu_ns / 1e9;
+		total = (unsigned long)nt.procs;
+	} else if (m->nest_registered) {
+		warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
+	}
+	rep->acct = a;
 	rep->value[TP_RES_CPU_TIME] = cpu;
 	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
 	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
-	rep->value[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
+	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
 	/* totals grow to the end: their peak is now */
 	for (i = 0; i < (int)ARRAY_SIZE(cumulative); i++) {
 		rep->known[cumulative[i]] = true;
@@ -1095,10 +1113,12 @@ static int setup_signals(struct tp_monitor *m, sigset_t *old)
 	sigaddset(set, SIGTERM);
 	sigaddset(set, SIGHUP);
 	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGIO);		/* a request from a nested tpmon */
 	if (sigprocmask(SIG_BLOCK, set, old) < 0)
 		return -1;
 	m->sigset_paused = *set;
 	sigdelset(&m->sigset_paused, SIGCHLD);
+	sigdelset(&m->sigset_paused, SIGIO);
 	/* SIGCHLD may come in ignored (a worker that set SIG_IGN and exec'd
 	 * us): then the kernel would reap the task behind our back */
 	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &m->old_sigpipe);
@@ -1223,7 +1243,16 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.trace_options = tracer_options(m->o->inotify || story_wanted(m->o),
 					  filter && (m->o->inotify || m->net));
 	m->net_trapped = filter != NULL;
+	/* an enclosing tpmon's channel; ours is for a traced task only */
+	m->outer_chan = nested_outer();
+	so.nest_chan = m->outer_chan;
+	so.nest_registered = &m->nest_registered;
+	if (so.trace)
+		m->nest = nested_open();
+	so.traced_env = nested_env(m->nest);
+	so.untraced_close = nested_task_fd(m->nest);
 	pid = spawn_start(&so, &m->traced, status);
+	m->nest = nested_started(m->nest, pid > 0 && m->traced);
 	sandbox_filter_free(filter);
 	free(path);
 	return pid;
@@ -1308,7 +1337,7 @@ static void loop(struct tp_monitor *m)
 		}
 		sig = wait_signal(m);
 		start_turn(m);
-		if (sig > 0 && sig != SIGCHLD)
+		if (sig > 0 && sig != SIGCHLD && sig != SIGIO)
 			on_monitor_signal(m, sig);
 		/* the timers first (limits, a sample in progress): new
 		 * processes can wait in their attach stops, a sample cut
@@ -1318,6 +1347,10 @@ static void loop(struct tp_monitor *m)
 		else if ((sig > 0 || m->events_pending || !m->traced) && may_drain(m))
 			drain_events(m);
 		end_turn(m);
+		/* after the turn's reaps: an answer includes every process
+		 * the asker could have seen end */
+		if (m->nest && (sig == SIGIO || m->nest_more))
+			m->nest_more = nested_serve(m->nest, &m->tree);
 		if (!m->traced && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
 			sampler_discover(&m->tree, m->root, m->self);
@@ -1351,6 +1384,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	memset(rep, 0, sizeof(*rep));
 	m.o = o;
 	m.rep = rep;
+	m.outer_chan = -1;
 	rep->stopped_at = -1;
 	/* utilization is relative to the declared cores, else the machine's */
 	usage_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
@@ -1433,6 +1467,7 @@ out:
 	files_free(m.files);
 	watch_free(m.watch);
 	ptree_free(&m.tree);
+	nested_close(m.nest);
 	drain_signals(&m);
 	/* The termination signals stay blocked until tpmon exits: one sent
 	 * now (timeout(1) sends its second to the process group, late on a

@@ -119,6 +119,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->died = -1;
 	/* sockets are inherited; the main process may have got some */
 	p->net_flag = parent ? parent->net_flag : true;
+	p->nest_tag = parent ? parent->nest_tag : 0;
 	if (parent) {
 		parent->had_children = true;
 		p->parent_serial = parent->serial;
@@ -210,10 +211,15 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 {
 	struct tp_proc **pp = &t->pbuckets[bucket(p->pid)];
 	struct tp_acct a;
+	unsigned tag;
 
 	close_fds(t, p);
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
+	for (tag = p->nest_tag; tag > 0 && tag <= t->nnest; tag = t->nest[tag - 1].parent) {
+		ptree_acct_add(&t->nest[tag - 1].acct, &a);
+		t->nest[tag - 1].procs++;
+	}
 	p->died = t->now;
 	if (t->on_end)
 		t->on_end(t->on_end_arg, p, &a);

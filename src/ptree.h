@@ -44,6 +44,7 @@ struct tp_proc {
 	bool attached;		/* --pid: it was running before tpmon came */
 	struct tp_acct base;	/* --pid: its figures when tpmon came, not
 				 * counted (ptree_proc_acct() subtracts them) */
+	unsigned nest_tag;	/* nested.c: 1 + its subtree's registration, 0: none */
 	char comm[16];		/* the kernel's TASK_COMM_LEN: a user process's
 				 * name is at most 15 bytes */
 
@@ -78,6 +79,16 @@ struct tp_proc {
 	struct tp_proc *prev, *next;	/* list of live processes */
 };
 
+/* nested.c: a subtree an inner tpmon registered (the child of @owner and
+ * its descendants), with the totals of its ended processes. */
+#define TP_NEST_MAX 64
+struct tp_nest {
+	pid_t owner, child;
+	unsigned parent;		/* the enclosing registration's tag, 0: none */
+	uint64_t procs;			/* processes ended */
+	struct tp_acct acct;		/* their final figures */
+};
+
 struct tp_ptree {
 	struct tp_proc **pbuckets;
 	struct tp_thread **tbuckets;
@@ -105,6 +116,8 @@ struct tp_ptree {
 	 * final figures; NULL for none */
 	void (*on_end)(void *arg, const struct tp_proc *p, const struct tp_acct *a);
 	void *on_end_arg;
+	struct tp_nest nest[TP_NEST_MAX];	/* nested.c: registrations */
+	unsigned nnest;
 };
 
 void ptree_init(struct tp_ptree *t);

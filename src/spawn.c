@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "error.h"
+#include "nested.h"
 #include "spawn.h"
 #include "tracer.h"
 #include "xmalloc.h"
@@ -111,7 +112,9 @@ static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
 		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, o->filter) < 0)
 			goto fail;
 	}
-	execve(o->path, o->argv, environ);
+	if (c == 'u' && o->untraced_close >= 0)
+		close(o->untraced_close);
+	execve(o->path, o->argv, c == 'g' && o->traced_env ? o->traced_env : environ);
 fail:
 	err = errno;
 	if (write(err_fd, &err, sizeof(err)) < 0) {
@@ -220,13 +223,17 @@ pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
 	close(go[0]);
 	close(er[1]);
 	*traced = false;
-	if (o->trace) {
-		if (tracer_seize(pid, o->trace_options) == 0)
-			*traced = true;
-		else
-			warn_msg("ptrace refused (%s): falling back to /proc polling",
-				  strerror(errno));
-	}
+	if (o->trace && tracer_seize(pid, o->trace_options) == 0)
+		*traced = true;
+	err = errno;
+	/* still waiting on its pipe: its whole subtree is registered */
+	if (!*traced && o->nest_chan >= 0 && o->nest_registered &&
+	    nested_register(o->nest_chan, pid) == 0)
+		*o->nest_registered = true;
+	if (o->trace && !*traced)
+		warn_msg("ptrace refused (%s): %s", strerror(err),
+			 o->nest_registered && *o->nest_registered ? "the enclosing tpmon counts the processes, "
+			 "/proc polling for the rest" : "falling back to /proc polling");
 	/* before the task runs a single instruction: a task of the same
 	 * user could otherwise ptrace tpmon, or write into its memory, and
 	 * make it let go of the tree.  Not before the seize: the child,

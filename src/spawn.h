@@ -24,6 +24,10 @@ struct tp_spawn_opts {
 	unsigned trace_options;
 	const struct sock_fprog *filter;	/* seccomp filter or NULL */
 	bool filter_needs_nnp;		/* set no_new_privs before the filter */
+	char **traced_env;		/* traced: its environment (NULL: ours) */
+	int untraced_close;		/* untraced: a descriptor to close, or -1 */
+	int nest_chan;			/* if ptrace is refused: an enclosing */
+	bool *nest_registered;		/* tpmon to register the child with */
 };
 
 /* Find @cmd as execvp() would.  Returns a malloc'd path, or NULL with

@@ -21,9 +21,16 @@ tests_helpers_many_threads_CPPFLAGS = $(TPH_CPP)
 tests_helpers_many_threads_CFLAGS = $(TPH_CF)
 tests_helpers_many_threads_LDFLAGS = $(TPH_LD) -pthread
 
+check_PROGRAMS += tests/helpers/nest-fake
+tests_helpers_nest_fake_SOURCES = tests/helpers/nest-fake.c $(TPH_COMMON)
+tests_helpers_nest_fake_CPPFLAGS = $(TPH_CPP)
+tests_helpers_nest_fake_CFLAGS = $(TPH_CF)
+tests_helpers_nest_fake_LDFLAGS = $(TPH_LD)
+
 TP_HOSTILE_CORE_TESTS = \
 	tests/hostile-clone.test \
 	tests/hostile-forkbomb.test \
+	tests/hostile-nested.test \
 	tests/hostile-scale.test
 TESTS += $(TP_HOSTILE_CORE_TESTS)
 EXTRA_DIST += $(TP_HOSTILE_CORE_TESTS)

@@ -1,0 +1,329 @@
+/* nested.c: a tpmon inside a tpmon.  The outer traces every process and
+ * keeps, per registered subtree, the totals of its ended processes
+ * (ptree.c folds them in); it answers an inner tpmon, which cannot trace,
+ * with the exact totals of its own child's subtree.  The channel is an
+ * AF_UNIX datagram socket pair: the task inherits one end, the outer
+ * reads the other with the sender's pid checked by the kernel
+ * (SCM_CREDENTIALS); each request carries the socket for its answer
+ * (SCM_RIGHTS).  The outer never blocks on it, never lets go of a
+ * process, and tells a caller only about a subtree it registered for its
+ * own child.  See doc/INTERNALS.md, "Nested tpmon". */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nested.h"
+#include "ptree.h"
+#include "xmalloc.h"
+
+#define NEST_ENV "TPMON_NEST_FD"
+#define NEST_MAGIC 0x74706e31u		/* "tpn1" */
+#define NEST_PER_TURN 16		/* requests served per call */
+#define NEST_WAIT_MS 10000		/* the inner's patience for an answer */
+
+enum { NEST_REGISTER = 1, NEST_TOTALS = 2 };
+
+struct nest_req {
+	uint32_t magic, op;
+	int32_t child;
+};
+
+struct nest_ans {
+	uint32_t magic, ok;
+	struct tp_nest_totals t;
+};
+
+struct tp_nested {
+	int fd;			/* the outer's end */
+	int task_fd;		/* the task's end, until the task started */
+	char **envp;		/* the traced task's environment, until then */
+	char *var;		/* its TPMON_NEST_FD=N */
+};
+
+extern char **environ;
+
+/* environ with our TPMON_NEST_FD instead of any other */
+static void make_env(struct tp_nested *n)
+{
+	size_t k = 0, len = strlen(NEST_ENV);
+	char **e;
+
+	for (e = environ; *e; e++)
+		k++;
+	n->envp = xcalloc(k + 2, sizeof(*n->envp));
+	k = 0;
+	for (e = environ; *e; e++)
+		if (strncmp(*e, NEST_ENV, len) != 0 || (*e)[len] != '=')
+			n->envp[k++] = *e;
+	n->var = xasprintf("%s=%d", NEST_ENV, n->task_fd);
+	n->envp[k] = n->var;
+}
+
+struct tp_nested *nested_open(void)
+{
+	struct tp_nested *n;
+	int sv[2], on = 1;
+
+	/* the task's end must survive exec: no SOCK_CLOEXEC on it */
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+		return NULL;
+	if (fcntl(sv[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0 ||
+	    fcntl(sv[0], F_SETOWN, getpid()) < 0 ||
+	    fcntl(sv[0], F_SETFL, O_NONBLOCK | O_ASYNC) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return NULL;
+	}
+	n = xcalloc(1, sizeof(*n));
+	n->fd = sv[0];
+	n->task_fd = sv[1];
+	make_env(n);
+	return n;
+}
+
+char **nested_env(const struct tp_nested *n)
+{
+	return n ? n->envp : NULL;
+}
+
+int nested_task_fd(const struct tp_nested *n)
+{
+	return n ? n->task_fd : -1;
+}
+
+static void drop_env(struct tp_nested *n)
+{
+	free(n->envp);
+	free(n->var);
+	n->envp = NULL;
+	n->var = NULL;
+}
+
+struct tp_nested *nested_started(struct tp_nested *n, int traced)
+{
+	if (!n)
+		return NULL;
+	close(n->task_fd);
+	n->task_fd = -1;
+	drop_env(n);
+	if (traced)
+		return n;
+	nested_close(n);
+	return NULL;
+}
+
+void nested_close(struct tp_nested *n)
+{
+	if (!n)
+		return;
+	if (n->task_fd >= 0)
+		close(n->task_fd);
+	drop_env(n);
+	close(n->fd);
+	free(n);
+}
+
+/* REGISTER: @child must be a child of @sender in the table, not yet
+ * registered.  Its subtree gets a new tag, nested in its current one. */
+static int do_register(struct tp_ptree *t, pid_t sender, pid_t child)
+{
+	struct tp_proc *c = ptree_proc(t, child);
+	struct tp_nest *g;
+
+	if (!c || c->ppid != sender || t->nnest >= TP_NEST_MAX)
+		return -1;
+	if (c->nest_tag && t->nest[c->nest_tag - 1].child == child)
+		return -1;
+	g = &t->nest[t->nnest++];
+	memset(g, 0, sizeof(*g));
+	g->owner = sender;
+	g->child = child;
+	g->parent = c->nest_tag;
+	c->nest_tag = t->nnest;
+	return 0;
+}
+
+/* TOTALS: only for the subtree @sender registered for @child. */
+static int do_totals(const struct tp_ptree *t, pid_t sender, pid_t child,
+		     struct tp_nest_totals *out)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nnest; i++) {
+		const struct tp_nest *g = &t->nest[i];
+
+		if (g->owner == sender && g->child == child) {
+			out->procs = g->procs;
+			out->cpu_ns = g->acct.cpu_ns;
+			out->read_bytes = g->acct.io.read_bytes;
+			out->write_bytes = g->acct.io.write_bytes;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Read one request.  1: one was handled (or dropped), 0: none waiting. */
+static int serve_one(struct tp_nested *n, struct tp_ptree *t)
+{
+	struct nest_req req;
+	struct nest_ans ans;
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { &req, sizeof(req) };
+	struct msghdr msg;
+	struct cmsghdr *c;
+	struct ucred cred = { 0, 0, 0 };
+	int reply = -1, have_cred = 0;
+	ssize_t r;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	r = recvmsg(n->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (r < 0)
+		return errno == EINTR;
+	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET)
+			continue;
+		if (c->cmsg_type == SCM_CREDENTIALS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(cred))) {
+			memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+			have_cred = 1;
+		} else if (c->cmsg_type == SCM_RIGHTS) {
+			size_t k, nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			for (k = 0; k < nfd; k++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+				if (reply < 0)
+					reply = fd;
+				else
+					close(fd);
+			}
+		}
+	}
+	memset(&ans, 0, sizeof(ans));
+	ans.magic = NEST_MAGIC;
+	/* the sender: a process of the tree, its pid vouched for by the kernel */
+	if (r == (ssize_t)sizeof(req) && req.magic == NEST_MAGIC && have_cred &&
+	    cred.pid > 0 && ptree_proc(t, cred.pid)) {
+		if (req.op == NEST_REGISTER)
+			ans.ok = do_register(t, cred.pid, req.child) == 0;
+		else if (req.op == NEST_TOTALS)
+			ans.ok = do_totals(t, cred.pid, req.child, &ans.t) == 0;
+	}
+	if (reply >= 0) {
+		if (send(reply, &ans, sizeof(ans), MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+			/* the caller's loss: the outer never waits for it */
+		}
+		close(reply);
+	}
+	return 1;
+}
+
+int nested_serve(struct tp_nested *n, struct tp_ptree *t)
+{
+	int i;
+
+	for (i = 0; i < NEST_PER_TURN; i++)
+		if (!serve_one(n, t))
+			return 0;
+	return 1;
+}
+
+int nested_outer(void)
+{
+	const char *s = getenv(NEST_ENV);
+	struct stat st;
+	char *end;
+	long fd;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	fd = strtol(s, &end, 10);
+	if (errno || *end || fd < 0 || fd > 1 << 20)
+		return -1;
+	if (fstat((int)fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return -1;
+	return (int)fd;
+}
+
+/* Ask the outer on @chan; the answer comes on a fresh private pair. */
+static int ask(int chan, uint32_t op, pid_t child, struct nest_ans *ans)
+{
+	struct nest_req req = { NEST_MAGIC, op, (int32_t)child };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { &req, sizeof(req) };
+	struct msghdr msg;
+	struct cmsghdr *c;
+	struct pollfd pfd;
+	int sv[2], rc = -1;
+
+	if (chan < 0 || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	memset(&msg, 0, sizeof(msg));
+	memset(&ctl, 0, sizeof(ctl));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &sv[1], sizeof(int));
+	if (sendmsg(chan, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		goto out;
+	close(sv[1]);
+	sv[1] = -1;
+	pfd.fd = sv[0];
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	while ((rc = poll(&pfd, 1, NEST_WAIT_MS)) < 0 && errno == EINTR)
+		;
+	if (rc == 1 && recv(sv[0], ans, sizeof(*ans), MSG_DONTWAIT) == (ssize_t)sizeof(*ans) &&
+	    ans->magic == NEST_MAGIC && ans->ok)
+		rc = 0;
+	else
+		rc = -1;
+out:
+	close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	return rc;
+}
+
+int nested_register(int chan, pid_t child)
+{
+	struct nest_ans ans;
+
+	return ask(chan, NEST_REGISTER, child, &ans);
+}
+
+int nested_totals(int chan, pid_t child, struct tp_nest_totals *out)
+{
+	struct nest_ans ans;
+
+	if (ask(chan, NEST_TOTALS, child, &ans) < 0)
+		return -1;
+	*out = ans.t;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* nested.h: a tpmon inside a tpmon (see doc/INTERNALS.md, "Nested tpmon").
+ * The outer, which traces, hands its task a datagram socket (its number in
+ * TPMON_NEST_FD); an inner tpmon that cannot trace registers its child
+ * there, and at its end asks for the exact totals of that child's
+ * subtree, which the outer keeps as it reaps the processes. */
+#ifndef TPMON_NESTED_H
+#define TPMON_NESTED_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct tp_ptree;
+struct tp_nested;
+
+/* The subtree's figures, as the outer counted them. */
+struct tp_nest_totals {
+	uint64_t procs;
+	uint64_t cpu_ns;
+	uint64_t read_bytes, write_bytes;
+};
+
+/* Outer: make the channel.  NULL if it cannot be made (nested tpmons
+ * then poll, as before). */
+struct tp_nested *nested_open(void);
+/* Outer: the environment a traced task gets (ours with TPMON_NEST_FD
+ * naming the task's end), and that end, which it inherits; NULL and -1
+ * for none.  An untraced task gets neither. */
+char **nested_env(const struct tp_nested *n);
+int nested_task_fd(const struct tp_nested *n);
+/* Outer: the task started (@traced) or not; the task's end is closed
+ * here, and with no tracing the channel is dropped (returns NULL). */
+struct tp_nested *nested_started(struct tp_nested *n, int traced);
+/* Outer: answer the requests waiting on the channel (a bounded number
+ * per call; returns 1 when more may be waiting). */
+int nested_serve(struct tp_nested *n, struct tp_ptree *t);
+void nested_close(struct tp_nested *n);
+
+/* Inner: the channel of an enclosing tpmon (TPMON_NEST_FD), or -1. */
+int nested_outer(void);
+/* Inner: register @child with the outer's channel @chan, and wait for
+ * its answer.  0, or -1 (the outer refused or did not answer: the caller
+ * polls as before). */
+int nested_register(int chan, pid_t child);
+/* Inner: the totals of @child's subtree.  0, or -1 if no answer came. */
+int nested_totals(int chan, pid_t child, struct tp_nest_totals *out);
+
+#endif
