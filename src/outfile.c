@@ -222,6 +222,17 @@ struct tp_outfile *outfile_open(const char *path)
 	return f;
 }
 
+struct tp_outfile *outfile_open_output(const char *template, const char *suffix)
+{
+	char *path = xasprintf("%s.%s", template, suffix);
+	struct tp_outfile *f = outfile_open(path);
+
+	if (!f)
+		perror_msg("cannot write %s", path);
+	free(path);
+	return f;
+}
+
 int outfile_steal_fd(struct tp_outfile *f)
 {
 	int fd = f->fd;

@@ -45,6 +45,8 @@ struct tp_outfile;
 
 /* NULL with errno set (prints nothing). */
 struct tp_outfile *outfile_open(const char *path);
+/* outfile_open() of TEMPLATE.SUFFIX; NULL after printing why. */
+struct tp_outfile *outfile_open_output(const char *template, const char *suffix);
 /* Append one record with one write().  If it does not all fit, the file
  * is cut back to the last whole record.  The first failure prints one
  * message; later ones are silent.  0 or -1. */

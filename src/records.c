@@ -25,16 +25,11 @@ struct tp_records {
 
 struct tp_records *records_open(const char *template, pid_t monitor)
 {
-	char *path = xasprintf("%s.processes", template);
-	struct tp_outfile *f = outfile_open(path);
+	struct tp_outfile *f = outfile_open_output(template, "processes");
 	struct tp_records *r;
 
-	if (!f) {
-		perror_msg("cannot write %s", path);
-		free(path);
+	if (!f)
 		return NULL;
-	}
-	free(path);
 	r = xcalloc(1, sizeof(*r));
 	r->f = f;
 	r->monitor = monitor;

@@ -31,16 +31,11 @@ static const char header[] =
 
 struct tp_series *series_open(const char *template)
 {
-	char *path = xasprintf("%s.series", template);
+	struct tp_outfile *f = outfile_open_output(template, "series");
 	struct tp_series *se;
-	struct tp_outfile *f = outfile_open(path);
 
-	if (!f) {
-		perror_msg("cannot write %s", path);
-		free(path);
+	if (!f)
 		return NULL;
-	}
-	free(path);
 	se = xcalloc(1, sizeof(*se));
 	se->f = f;
 	outfile_append(f, header, sizeof(header) - 1);
