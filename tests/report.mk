@@ -6,7 +6,7 @@ tests_unit_test_report_SOURCES = tests/unit/test-report.c tests/unit/tap.h
 tests_unit_test_report_LDADD = $(REPORT_LIBS)
 
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-outputs.test \
-	tests/report-makeflow.test
+	tests/report-makeflow.test tests/report-zero.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py

@@ -227,6 +227,9 @@ static int histogram(FILE *f, const char *dir, const char *tmp, const char *name
 	right = fmax(right, mark_allocations(f, c, r, fmax(right, w) * 4, keys,
 					     sizeof(keys)));
 	lo = fmin(0, s->min);
+	/* every value 0 (nothing written, say): one bar's width to draw on */
+	if (right <= lo)
+		right = lo + w;
 	/* ticks from 0 (no negative label for a resource that cannot be) */
 	fprintf(f, "set xrange [%.15g:%.15g]\nset xtics %.15g, %.15g\n",
 		lo - (right - lo) * 0.02, right + (right - lo) * 0.04, lo,
