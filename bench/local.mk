@@ -8,7 +8,8 @@ EXTRA_DIST += bench/run bench/report-speed bench/README.md \
 	bench/workloads/mem-spike.c \
 	bench/workloads/mem-grow.c \
 	bench/workloads/disk-grow.c \
-	bench/workloads/ptrace-floor.c
+	bench/workloads/ptrace-floor.c \
+	bench/workloads/tcp-load.c
 
 .PHONY: bench bench-quick bench-report
 bench: all
