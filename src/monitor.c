@@ -959,11 +959,31 @@ static void fill_gpu(struct tp_monitor *m, double t)
 		rep->gpu_cores = rep->gpu_cores_avg;
 }
 
-static void fill_report(struct tp_monitor *m, double t)
+/* The enclosing tpmon saw every process of our task come and go: its
+ * peak of them alive at once is exact, and when it was first reached;
+ * ours is sampled (a sample may have caught the same peak later). */
+static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *nt,
+			    double answered, double t)
+{
+	double at = answered - nt->peak_ago, v = (double)nt->peak;
+	double *own = &rep->value[TP_RES_MAX_CONCURRENT_PROCESSES];
+	double *own_at = &rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES];
+
+	at = at < 0 ? 0 : at > t ? t : at;
+	if (v > *own || (v == *own && at < *own_at)) {
+		*own = v;
+		*own_at = at;
+	}
+}
+
+/* @final: the task is over (not a checkpoint of a running one) */
+static void fill_report(struct tp_monitor *m, double t, bool final)
 {
 	struct tp_report *rep = m->rep;
 	struct tp_acct a;
 	struct tp_nest_totals nt;
+	bool outer = false;		/* nt holds the enclosing tpmon's answer */
+	double answered = t;		/* when it came */
 	unsigned long total;
 	double cpu;
 	struct tp_proc *p;
@@ -978,15 +998,26 @@ static void fill_report(struct tp_monitor *m, double t)
 	cpu = (double)a.cpu_ns / 1e9;
 	if (m->reaped_cpu > cpu)
 		cpu = m->reaped_cpu;
-	if (m->nest_registered && nested_totals(m->outer_chan, m->root, &nt) == 0) {
-		/* the enclosing tpmon traced the task: its totals are exact */
-		a.cpu_ns = nt.cpu_ns;
-		a.io.read_bytes = nt.read_bytes;
-		a.io.write_bytes = nt.write_bytes;
-		cpu = (double)nt.cpu_ns / 1e9;
+	/* the enclosing tpmon traced the task: its totals are exact; before
+	 * the end they miss the live processes, its peak does not */
+	memset(&nt, 0, sizeof(nt));
+	if (m->nest_registered) {
+		outer = nested_totals(m->outer_chan, m->root, &nt) == 0;
+		answered = now_rel(m);
+		if (!outer)
+			warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
+	}
+	if (outer && final) {
+		if (nt.whole) {
+			a = nt.acct;
+			rep->ctxsw_known = true;
+		} else {
+			a.cpu_ns = nt.acct.cpu_ns;
+			a.io.read_bytes = nt.acct.io.read_bytes;
+			a.io.write_bytes = nt.acct.io.write_bytes;
+		}
+		cpu = (double)nt.acct.cpu_ns / 1e9;
 		total = (unsigned long)nt.procs;
-	} else if (m->nest_registered) {
-		warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
 	}
 	rep->acct = a;
 	rep->value[TP_RES_CPU_TIME] = cpu;
@@ -1004,6 +1035,8 @@ static void fill_report(struct tp_monitor *m, double t)
 		rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
 		rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES] = t;
 	}
+	if (outer && nt.whole)
+		note_outer_peak(rep, &nt, answered, t);
 	for (p = m->tree.live; p; p = p->next)
 		note_hwm(m, p->hwm_kb);
 	if (!m->rep->load_known && proc_read_loadavg(&rep->machine_load) == 0)
@@ -1053,7 +1086,7 @@ static void checkpoint(struct tp_monitor *m, double t)
 	struct tp_report snap;
 
 	m->last_checkpoint = t;
-	fill_report(m, t);
+	fill_report(m, t, false);
 	snap = *m->rep;
 	snap.partial = true;
 	summary_write(m->o, &snap);
@@ -1076,7 +1109,7 @@ static void finish_report(struct tp_monitor *m)
 	}
 	net_end(m->net, &m->tree);	/* sockets closing as the tree ended */
 	gpu_sample(m->gpu, &m->tree, t);	/* accounting records of the last processes */
-	fill_report(m, t);
+	fill_report(m, t, true);
 	/* lines written just before the end still make their snapshot */
 	poll_snapshot_events(m, t);
 	if (!m->root_done) {
@@ -1350,7 +1383,7 @@ static void loop(struct tp_monitor *m)
 		/* after the turn's reaps: an answer includes every process
 		 * the asker could have seen end */
 		if (m->nest && (sig == SIGIO || m->nest_more))
-			m->nest_more = nested_serve(m->nest, &m->tree);
+			m->nest_more = nested_serve(m->nest, &m->tree, now_rel(m));
 		if (!m->traced && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
 			sampler_discover(&m->tree, m->root, m->self);

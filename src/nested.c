@@ -1,7 +1,7 @@
 /* nested.c: a tpmon inside a tpmon.  The outer traces every process and
- * keeps, per registered subtree, the totals of its ended processes
- * (ptree.c folds them in); it answers an inner tpmon, which cannot trace,
- * with the exact totals of its own child's subtree.  The channel is an
+ * keeps, per registered subtree, the totals of its ended processes and
+ * its peak of live ones (ptree.c counts them); it answers an inner tpmon,
+ * which cannot trace, with the exact figures of its own child's subtree.  The channel is an
  * AF_UNIX datagram socket pair: the task inherits one end, the outer
  * reads the other with the sender's pid checked by the kernel
  * (SCM_CREDENTIALS); each request carries the socket for its answer
@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,12 @@
 #include "xmalloc.h"
 
 #define NEST_ENV "TPMON_NEST_FD"
-#define NEST_MAGIC 0x74706e31u		/* "tpn1" */
+/* The request's magic names the protocol it speaks; the answer comes in
+ * the same one, or, to a magic the outer does not know, in its newest with
+ * ok 0 (so an inner can ask again in an older one). */
+#define NEST_MAGIC1 0x74706e31u		/* "tpn1": totals of ended processes */
+#define NEST_MAGIC2 0x74706e32u		/* "tpn2": all their figures, and the
+					 * subtree's peak of live processes */
 #define NEST_PER_TURN 16		/* requests served per call */
 #define NEST_WAIT_MS 10000		/* the inner's patience for an answer */
 
@@ -35,10 +41,29 @@ struct nest_req {
 	int32_t child;
 };
 
+/* Answers: magic, ok, then a fixed layout per protocol (an inner may be
+ * another build) */
+struct nest_ans1 {
+	uint64_t procs, cpu_ns, read_bytes, write_bytes;
+};
+
+struct nest_ans2 {
+	uint64_t procs, peak, peak_ago_us;
+	uint64_t cpu_ns, ctxsw;
+	uint64_t rchar, wchar, syscr, syscw;
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
+};
+
 struct nest_ans {
 	uint32_t magic, ok;
-	struct tp_nest_totals t;
+	union {
+		struct nest_ans1 a1;
+		struct nest_ans2 a2;
+	} u;
 };
+
+#define ANS1_SIZE (offsetof(struct nest_ans, u) + sizeof(struct nest_ans1))
+#define ANS2_SIZE (offsetof(struct nest_ans, u) + sizeof(struct nest_ans2))
 
 struct tp_nested {
 	int fd;			/* the outer's end */
@@ -148,34 +173,79 @@ static int do_register(struct tp_ptree *t, pid_t sender, pid_t child)
 	g->child = child;
 	g->parent = c->nest_tag;
 	c->nest_tag = t->nnest;
+	/* the enclosing registrations count it already */
+	ptree_nest_born(t, c->nest_tag, g->parent);
 	return 0;
 }
 
 /* TOTALS: only for the subtree @sender registered for @child. */
-static int do_totals(const struct tp_ptree *t, pid_t sender, pid_t child,
-		     struct tp_nest_totals *out)
+static const struct tp_nest *find_totals(const struct tp_ptree *t, pid_t sender,
+					 pid_t child)
 {
 	unsigned i;
 
-	for (i = 0; i < t->nnest; i++) {
-		const struct tp_nest *g = &t->nest[i];
+	for (i = 0; i < t->nnest; i++)
+		if (t->nest[i].owner == sender && t->nest[i].child == child)
+			return &t->nest[i];
+	return NULL;
+}
 
-		if (g->owner == sender && g->child == child) {
-			out->procs = g->procs;
-			out->cpu_ns = g->acct.cpu_ns;
-			out->read_bytes = g->acct.io.read_bytes;
-			out->write_bytes = g->acct.io.write_bytes;
-			return 0;
-		}
+static void fill_ans1(struct nest_ans1 *a, const struct tp_nest *g)
+{
+	a->procs = g->procs;
+	a->cpu_ns = g->acct.cpu_ns;
+	a->read_bytes = g->acct.io.read_bytes;
+	a->write_bytes = g->acct.io.write_bytes;
+}
+
+static void fill_ans2(struct nest_ans2 *a, const struct tp_nest *g, double now)
+{
+	double ago = now > g->peak_at ? now - g->peak_at : 0;
+
+	a->procs = g->procs;
+	a->peak = g->peak;
+	a->peak_ago_us = (uint64_t)(ago * 1e6);
+	a->cpu_ns = g->acct.cpu_ns;
+	a->ctxsw = g->acct.ctxsw;
+	a->rchar = g->acct.io.rchar;
+	a->wchar = g->acct.io.wchar;
+	a->syscr = g->acct.io.syscr;
+	a->syscw = g->acct.io.syscw;
+	a->read_bytes = g->acct.io.read_bytes;
+	a->write_bytes = g->acct.io.write_bytes;
+	a->cancelled_write_bytes = g->acct.io.cancelled_write_bytes;
+}
+
+/* The answer to @req from @sender (0: not vouched for); its size. */
+static size_t answer(struct tp_ptree *t, const struct nest_req *req, pid_t sender,
+		     double now, struct nest_ans *ans)
+{
+	bool v1 = req->magic == NEST_MAGIC1;
+	const struct tp_nest *g;
+
+	memset(ans, 0, sizeof(*ans));
+	ans->magic = v1 ? NEST_MAGIC1 : NEST_MAGIC2;
+	if (sender <= 0 || (!v1 && req->magic != NEST_MAGIC2))
+		return v1 ? ANS1_SIZE : ANS2_SIZE;
+	if (req->op == NEST_REGISTER) {
+		ans->ok = do_register(t, sender, req->child) == 0;
+	} else if (req->op == NEST_TOTALS &&
+		   (g = find_totals(t, sender, req->child)) != NULL) {
+		ans->ok = 1;
+		if (v1)
+			fill_ans1(&ans->u.a1, g);
+		else
+			fill_ans2(&ans->u.a2, g, now);
 	}
-	return -1;
+	return v1 ? ANS1_SIZE : ANS2_SIZE;
 }
 
 /* Read one request.  1: one was handled (or dropped), 0: none waiting. */
-static int serve_one(struct tp_nested *n, struct tp_ptree *t)
+static int serve_one(struct tp_nested *n, struct tp_ptree *t, double now)
 {
 	struct nest_req req;
 	struct nest_ans ans;
+	size_t len;
 	union {
 		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
@@ -216,18 +286,14 @@ static int serve_one(struct tp_nested *n, struct tp_ptree *t)
 			}
 		}
 	}
-	memset(&ans, 0, sizeof(ans));
-	ans.magic = NEST_MAGIC;
+	if (r != (ssize_t)sizeof(req))
+		memset(&req, 0, sizeof(req));
 	/* the sender: a process of the tree, its pid vouched for by the kernel */
-	if (r == (ssize_t)sizeof(req) && req.magic == NEST_MAGIC && have_cred &&
-	    cred.pid > 0 && ptree_proc(t, cred.pid)) {
-		if (req.op == NEST_REGISTER)
-			ans.ok = do_register(t, cred.pid, req.child) == 0;
-		else if (req.op == NEST_TOTALS)
-			ans.ok = do_totals(t, cred.pid, req.child, &ans.t) == 0;
-	}
+	if (!have_cred || cred.pid <= 0 || !ptree_proc(t, cred.pid))
+		cred.pid = 0;
+	len = answer(t, &req, cred.pid, now, &ans);
 	if (reply >= 0) {
-		if (send(reply, &ans, sizeof(ans), MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		if (send(reply, &ans, len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
 			/* the caller's loss: the outer never waits for it */
 		}
 		close(reply);
@@ -235,12 +301,12 @@ static int serve_one(struct tp_nested *n, struct tp_ptree *t)
 	return 1;
 }
 
-int nested_serve(struct tp_nested *n, struct tp_ptree *t)
+int nested_serve(struct tp_nested *n, struct tp_ptree *t, double now)
 {
 	int i;
 
 	for (i = 0; i < NEST_PER_TURN; i++)
-		if (!serve_one(n, t))
+		if (!serve_one(n, t, now))
 			return 0;
 	return 1;
 }
@@ -263,10 +329,12 @@ int nested_outer(void)
 	return (int)fd;
 }
 
-/* Ask the outer on @chan; the answer comes on a fresh private pair. */
-static int ask(int chan, uint32_t op, pid_t child, struct nest_ans *ans)
+/* Ask the outer on @chan in the protocol of @magic; the answer comes on a
+ * fresh private pair.  Its size, or -1 for none. */
+static ssize_t ask_once(int chan, uint32_t magic, uint32_t op, pid_t child,
+			struct nest_ans *ans)
 {
-	struct nest_req req = { NEST_MAGIC, op, (int32_t)child };
+	struct nest_req req = { magic, op, (int32_t)child };
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
@@ -275,12 +343,14 @@ static int ask(int chan, uint32_t op, pid_t child, struct nest_ans *ans)
 	struct msghdr msg;
 	struct cmsghdr *c;
 	struct pollfd pfd;
-	int sv[2], rc = -1;
+	int sv[2], rc;
+	ssize_t len = -1;
 
 	if (chan < 0 || socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return -1;
 	memset(&msg, 0, sizeof(msg));
 	memset(&ctl, 0, sizeof(ctl));
+	memset(ans, 0, sizeof(*ans));
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
 	msg.msg_control = ctl.buf;
@@ -299,31 +369,65 @@ static int ask(int chan, uint32_t op, pid_t child, struct nest_ans *ans)
 	pfd.revents = 0;
 	while ((rc = poll(&pfd, 1, NEST_WAIT_MS)) < 0 && errno == EINTR)
 		;
-	if (rc == 1 && recv(sv[0], ans, sizeof(*ans), MSG_DONTWAIT) == (ssize_t)sizeof(*ans) &&
-	    ans->magic == NEST_MAGIC && ans->ok)
-		rc = 0;
-	else
-		rc = -1;
+	if (rc == 1)
+		len = recv(sv[0], ans, sizeof(*ans), MSG_DONTWAIT);
 out:
 	close(sv[0]);
 	if (sv[1] >= 0)
 		close(sv[1]);
-	return rc;
+	return len;
+}
+
+/* Ask in protocol 2, and in 1 if the outer speaks only that.  The
+ * protocol of an accepted answer, or 0. */
+static int ask(int chan, uint32_t op, pid_t child, struct nest_ans *ans)
+{
+	ssize_t len = ask_once(chan, NEST_MAGIC2, op, child, ans);
+
+	if (len == (ssize_t)ANS2_SIZE && ans->magic == NEST_MAGIC2)
+		return ans->ok ? 2 : 0;
+	if (len != (ssize_t)ANS1_SIZE || ans->magic != NEST_MAGIC1)
+		return 0;
+	len = ask_once(chan, NEST_MAGIC1, op, child, ans);
+	if (len == (ssize_t)ANS1_SIZE && ans->magic == NEST_MAGIC1 && ans->ok)
+		return 1;
+	return 0;
 }
 
 int nested_register(int chan, pid_t child)
 {
 	struct nest_ans ans;
 
-	return ask(chan, NEST_REGISTER, child, &ans);
+	return ask(chan, NEST_REGISTER, child, &ans) > 0 ? 0 : -1;
 }
 
 int nested_totals(int chan, pid_t child, struct tp_nest_totals *out)
 {
 	struct nest_ans ans;
+	int v = ask(chan, NEST_TOTALS, child, &ans);
 
-	if (ask(chan, NEST_TOTALS, child, &ans) < 0)
+	memset(out, 0, sizeof(*out));
+	if (v == 1) {
+		out->procs = ans.u.a1.procs;
+		out->acct.cpu_ns = ans.u.a1.cpu_ns;
+		out->acct.io.read_bytes = ans.u.a1.read_bytes;
+		out->acct.io.write_bytes = ans.u.a1.write_bytes;
+		return 0;
+	}
+	if (v != 2)
 		return -1;
-	*out = ans.t;
+	out->procs = ans.u.a2.procs;
+	out->whole = true;
+	out->peak = ans.u.a2.peak;
+	out->peak_ago = (double)ans.u.a2.peak_ago_us / 1e6;
+	out->acct.cpu_ns = ans.u.a2.cpu_ns;
+	out->acct.ctxsw = ans.u.a2.ctxsw;
+	out->acct.io.rchar = ans.u.a2.rchar;
+	out->acct.io.wchar = ans.u.a2.wchar;
+	out->acct.io.syscr = ans.u.a2.syscr;
+	out->acct.io.syscw = ans.u.a2.syscw;
+	out->acct.io.read_bytes = ans.u.a2.read_bytes;
+	out->acct.io.write_bytes = ans.u.a2.write_bytes;
+	out->acct.io.cancelled_write_bytes = ans.u.a2.cancelled_write_bytes;
 	return 0;
 }

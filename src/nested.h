@@ -2,21 +2,26 @@
  * The outer, which traces, hands its task a datagram socket (its number in
  * TPMON_NEST_FD); an inner tpmon that cannot trace registers its child
  * there, and at its end asks for the exact totals of that child's
- * subtree, which the outer keeps as it reaps the processes. */
+ * subtree and its peak of live processes, which the outer keeps as it
+ * sees the processes created and reaped. */
 #ifndef TPMON_NESTED_H
 #define TPMON_NESTED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "ptree.h"
 
-struct tp_ptree;
 struct tp_nested;
 
 /* The subtree's figures, as the outer counted them. */
 struct tp_nest_totals {
-	uint64_t procs;
-	uint64_t cpu_ns;
-	uint64_t read_bytes, write_bytes;
+	uint64_t procs;		/* processes ended */
+	struct tp_acct acct;	/* their figures; from an outer of protocol 1
+				 * only cpu_ns, io.read_bytes, io.write_bytes */
+	bool whole;		/* protocol 2: acct whole, peak known */
+	uint64_t peak;		/* most processes of the subtree alive at once */
+	double peak_ago;	/* s between that peak and the answer */
 };
 
 /* Outer: make the channel.  NULL if it cannot be made (nested tpmons
@@ -31,8 +36,9 @@ int nested_task_fd(const struct tp_nested *n);
  * here, and with no tracing the channel is dropped (returns NULL). */
 struct tp_nested *nested_started(struct tp_nested *n, int traced);
 /* Outer: answer the requests waiting on the channel (a bounded number
- * per call; returns 1 when more may be waiting). */
-int nested_serve(struct tp_nested *n, struct tp_ptree *t);
+ * per call; returns 1 when more may be waiting); @now is t->now's clock
+ * read now, for the age of a peak. */
+int nested_serve(struct tp_nested *n, struct tp_ptree *t, double now);
 void nested_close(struct tp_nested *n);
 
 /* Inner: the channel of an enclosing tpmon (TPMON_NEST_FD), or -1. */
@@ -41,7 +47,9 @@ int nested_outer(void);
  * its answer.  0, or -1 (the outer refused or did not answer: the caller
  * polls as before). */
 int nested_register(int chan, pid_t child);
-/* Inner: the totals of @child's subtree.  0, or -1 if no answer came. */
+/* Inner: the totals of @child's subtree.  0, or -1 if no answer came.
+ * Both ask in the newest protocol and again in protocol 1 when the outer
+ * answers that it speaks only that one. */
 int nested_totals(int chan, pid_t child, struct tp_nest_totals *out);
 
 #endif

@@ -105,6 +105,18 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 	return th;
 }
 
+void ptree_nest_born(struct tp_ptree *t, unsigned tag, unsigned stop)
+{
+	for (; tag > 0 && tag <= t->nnest && tag != stop; tag = t->nest[tag - 1].parent) {
+		struct tp_nest *g = &t->nest[tag - 1];
+
+		if (++g->live > g->peak) {
+			g->peak = g->live;
+			g->peak_at = t->now;
+		}
+	}
+}
+
 struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 {
 	struct tp_proc *p = xcalloc(1, sizeof(*p));
@@ -137,6 +149,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->serial = t->total_processes;
 	if (t->nlive > t->max_live)
 		t->max_live = t->nlive;
+	ptree_nest_born(t, p->nest_tag, 0);
 	ptree_add_thread(t, p, pid);
 	return p;
 }
@@ -217,8 +230,12 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
 	for (tag = p->nest_tag; tag > 0 && tag <= t->nnest; tag = t->nest[tag - 1].parent) {
-		ptree_acct_add(&t->nest[tag - 1].acct, &a);
-		t->nest[tag - 1].procs++;
+		struct tp_nest *g = &t->nest[tag - 1];
+
+		ptree_acct_add(&g->acct, &a);
+		g->procs++;
+		if (g->live > 0)
+			g->live--;
 	}
 	p->died = t->now;
 	if (t->on_end)

@@ -80,13 +80,17 @@ struct tp_proc {
 };
 
 /* nested.c: a subtree an inner tpmon registered (the child of @owner and
- * its descendants), with the totals of its ended processes. */
+ * its descendants, those of registrations nested in it included), with
+ * the totals of its ended processes and the count of its live ones. */
 #define TP_NEST_MAX 64
 struct tp_nest {
 	pid_t owner, child;
 	unsigned parent;		/* the enclosing registration's tag, 0: none */
 	uint64_t procs;			/* processes ended */
 	struct tp_acct acct;		/* their final figures */
+	unsigned live;			/* processes alive now */
+	unsigned peak;			/* most of them alive at once */
+	double peak_at;			/* when that peak was first reached (now) */
 };
 
 struct tp_ptree {
@@ -155,6 +159,12 @@ static inline bool ptree_proc_is_leaf(const struct tp_proc *p)
 /* The figures of a live process: the larger of its sampled whole-process
  * counters and the sum of its exited threads. */
 void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out);
+/* nested.c: one more live process in registration @tag and in each one
+ * enclosing it, up to (not including) registration @stop (0: all); each
+ * peak follows.  ptree_add_proc() counts a new process in all; a
+ * registration counts its child, already counted by the enclosing ones,
+ * in the new one only. */
+void ptree_nest_born(struct tp_ptree *t, unsigned tag, unsigned stop);
 /* Add @a to @sum, field by field. */
 void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a);
 /* Totals over the whole tree so far, dead and alive. */

@@ -237,8 +237,9 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 			    measure(r->gpu_cores_avg, "gpus", 3) : json_null());
 	json_object_set_new(root, "gpu_time", r->gpu_util_known ?
 			    measure(r->gpu_time, "s", 3) : json_null());
-	/* counted from schedstat at exit stops: unknown when polling */
-	json_object_set_new(root, "context_switches", r->tracking_ptrace ?
+	/* counted from schedstat at exit stops: unknown when polling,
+	 * unless an enclosing tpmon counted them */
+	json_object_set_new(root, "context_switches", r->tracking_ptrace || r->ctxsw_known ?
 			    measure((double)r->acct.ctxsw, "switches", 0) : json_null());
 	json_object_set_new(root, "machine_cpus", measure((double)r->machine_cpus, "cores", 0));
 	json_object_set_new(root, "machine_load", r->load_known ?

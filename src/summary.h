@@ -49,6 +49,8 @@ struct tp_report {
 	char violator_cmd[256];
 	unsigned leftover;		/* processes alive when the main one ended */
 	bool tracking_ptrace;
+	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
+					 * enclosing tpmon: see nested.h) */
 	bool disk_partial;		/* disk walk could not read everything */
 	bool partial;			/* a checkpoint during the run */
 	struct tp_usage_figures usage;	/* utilization, cpu-hours, memory growth */

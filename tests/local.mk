@@ -38,3 +38,4 @@ include $(srcdir)/tests/report.mk
 include $(srcdir)/tests/story.mk
 include $(srcdir)/tests/gpu-net.mk
 include $(srcdir)/tests/engines.mk
+include $(srcdir)/tests/nest-peak.mk

@@ -1,0 +1,17 @@
+## tests/nest-peak.mk: a nested tpmon's peak of live processes comes from
+## the enclosing tpmon, which saw every process (tests/hostile-nested.test
+## and tests/nest-peak.test).  Included by tests/local.mk.
+
+check_PROGRAMS += tests/helpers/fork-burst
+tests_helpers_fork_burst_SOURCES = tests/helpers/fork-burst.c $(TPH_COMMON)
+tests_helpers_fork_burst_CPPFLAGS = $(TPH_CPP)
+tests_helpers_fork_burst_CFLAGS = $(TPH_CF)
+tests_helpers_fork_burst_LDFLAGS = $(TPH_LD)
+
+TESTS += tests/nest-peak.test
+EXTRA_DIST += tests/nest-peak.test
+
+check_PROGRAMS += tests/unit/test-nested
+TESTS += tests/unit/test-nested
+tests_unit_test_nested_SOURCES = tests/unit/test-nested.c tests/unit/tap.h
+tests_unit_test_nested_LDADD = $(TPMON_LIBS) -lm
