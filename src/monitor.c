@@ -1454,6 +1454,9 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		if (!m.traced)
 			rep->tracking_ptrace = false;
 		net_set_trapping(m.net, m.traced && m.net_trapped);
+		net_pace_dumps(m.net, !o->limits.set[TP_RES_BYTES_SENT] &&
+			       !o->limits.set[TP_RES_BYTES_RECEIVED] &&
+			       !o->limits.set[TP_RES_BANDWIDTH]);
 	}
 	/* not dumpable (see spawn_start()), with --pid too: a task of the
 	 * same user could otherwise ptrace tpmon and make it let go */

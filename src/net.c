@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "clock.h"
 #include "error.h"
 #include "net.h"
 #include "xmalloc.h"
@@ -46,6 +47,9 @@ struct tp_net {
 	size_t nino, ino_cap;
 	bool had_sockets;		/* the last sample saw sockets of the tree */
 	bool trapping;			/* connect and accept are caught */
+	bool per_family;		/* TCPDIAG_GETSOCK refused: a dump per family */
+	bool paced;			/* dumps bounded to DUMP_CPU_SHARE */
+	double next_dump;		/* paced: no dump before (clock_mono) */
 	struct listener { int family; uint16_t port; } *listeners;	/* network order */
 	size_t nlisteners;
 	uint64_t sent, recv;		/* totals */
@@ -293,6 +297,40 @@ static int on_messages(struct tp_net *n, const char *buf, size_t len)
 	return 1;
 }
 
+/* The kernel's TCP states of the mini sockets (include/net/tcp_states.h;
+ * no uapi header names them) */
+#define TP_TCP_TIME_WAIT 6
+#define TP_TCP_NEW_SYN_RECV 12
+
+/* Every state but the two of mini sockets, which carry no INET_DIAG_INFO
+ * (on_socket() would drop them): a machine that made many short
+ * connections holds thousands in TIME_WAIT, and listing them made each
+ * dump cost milliseconds. */
+#define DUMP_STATES (~(1u << TP_TCP_TIME_WAIT | 1u << TP_TCP_NEW_SYN_RECV))
+
+/* Send the dump request @req of @len bytes and read the whole dump; -1
+ * when sock_diag failed or answered with an error. */
+static int run_dump(struct tp_net *n, const void *req, size_t len)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
+
+	if (sendto(n->fd, req, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -1;
+	for (;;) {
+		ssize_t got = recv(n->fd, buf, sizeof(buf), 0);
+		int r;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		r = on_messages(n, buf, (size_t)got);
+		if (r <= 0)
+			return r;
+	}
+}
+
 /* Dump the TCP sockets of @family; -1 when sock_diag failed. */
 static int dump(struct tp_net *n, int family)
 {
@@ -300,8 +338,6 @@ static int dump(struct tp_net *n, int family)
 		struct nlmsghdr nlh;
 		struct inet_diag_req_v2 r;
 	} req;
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
 
 	memset(&req, 0, sizeof(req));
 	req.nlh.nlmsg_len = sizeof(req);
@@ -310,21 +346,35 @@ static int dump(struct tp_net *n, int family)
 	req.r.sdiag_family = (unsigned char)family;
 	req.r.sdiag_protocol = IPPROTO_TCP;
 	req.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
-	req.r.idiag_states = ~0u;
-	if (sendto(n->fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return -1;
-	for (;;) {
-		ssize_t len = recv(n->fd, buf, sizeof(buf), 0);
-		int r;
+	req.r.idiag_states = DUMP_STATES;
+	return run_dump(n, &req, sizeof(req));
+}
 
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len <= 0)
-			return -1;
-		r = on_messages(n, buf, (size_t)len);
-		if (r <= 0)
-			return r;
+/* Dump the TCP sockets of both families in one walk of the kernel's
+ * table: the older TCPDIAG_GETSOCK request dumps them all (family
+ * AF_UNSPEC), where SOCK_DIAG_BY_FAMILY walks the whole table once per
+ * family.  Where it is refused, one dump per family. */
+static int dump_all(struct tp_net *n)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req r;
+	} req;
+
+	if (!n->per_family) {
+		memset(&req, 0, sizeof(req));
+		req.nlh.nlmsg_len = sizeof(req);
+		req.nlh.nlmsg_type = TCPDIAG_GETSOCK;
+		req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+		req.r.idiag_family = AF_INET;	/* not looked at by a dump */
+		req.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
+		req.r.idiag_states = DUMP_STATES;
+		if (run_dump(n, &req, sizeof(req)) == 0)
+			return 0;
+		debug_msg("sock_diag: TCPDIAG_GETSOCK refused, one dump per family");
+		n->per_family = true;
 	}
+	return dump(n, AF_INET) < 0 || dump(n, AF_INET6) < 0 ? -1 : 0;
 }
 
 /* Read the destructions announced since the last look.  When the buffer
@@ -408,8 +458,26 @@ void net_set_trapping(struct tp_net *n, bool on)
 		n->trapping = on;
 }
 
-void net_sample(struct tp_net *n, struct tp_ptree *t)
+void net_pace_dumps(struct tp_net *n, bool on)
 {
+	if (n)
+		n->paced = on;
+}
+
+/* A dump walks every TCP socket of the machine (the kernel filters the
+ * states on the way): with 30,000 in TIME_WAIT one costs 5-10 ms, during
+ * which the tracees stopped at a connect or a fork wait.  Paced, dumps
+ * take at most this share of a CPU. */
+#define DUMP_CPU_SHARE 0.02
+
+/* Look at the sockets now, or (@all false, paced, trapping) when the last
+ * dump's cost allows.  Skipping one loses nothing: each connection of the
+ * tree is known from its connect or accept, and the final figures of one
+ * closed before the next dump come with its destruction. */
+static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
+{
+	double t0;
+
 	if (!n)
 		return;
 	collect_inodes(n, t);
@@ -417,9 +485,18 @@ void net_sample(struct tp_net *n, struct tp_ptree *t)
 	/* a socket seen last time may be closing now: look once more */
 	if (n->nino == 0 && !n->had_sockets)
 		return;
+	t0 = clock_mono();
+	if (!all && n->paced && n->trapping && t0 < n->next_dump)
+		return;
 	n->had_sockets = n->nino > 0;
-	if (dump(n, AF_INET) < 0 || dump(n, AF_INET6) < 0)
+	if (dump_all(n) < 0)
 		debug_msg("sock_diag dump: %s", strerror(errno));
+	n->next_dump = t0 + (clock_mono() - t0) / DUMP_CPU_SHARE;
+}
+
+void net_sample(struct tp_net *n, struct tp_ptree *t)
+{
+	sample(n, t, false);
 }
 
 void net_totals(const struct tp_net *n, uint64_t *sent, uint64_t *received)
@@ -509,7 +586,7 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 
 	if (!n)
 		return;
-	net_sample(n, t);
+	sample(n, t, true);
 	if (n->n == 0 || n->destroy_fd < 0)
 		return;
 	pfd.fd = n->destroy_fd;

@@ -23,6 +23,11 @@ void net_free(struct tp_net *n);
  * that ran. */
 void net_set_trapping(struct tp_net *n, bool on);
 
+/* With @on and trapping, net_sample() dumps the kernel's socket table only
+ * as often as keeps its cost under 2% of a CPU (the table holds every
+ * socket of the machine); off where a network limit needs every sample. */
+void net_pace_dumps(struct tp_net *n, bool on);
+
 /* Look at the tree's TCP sockets now and update the figures of each, kept
  * by socket cookie: a socket closed since is still counted with what was
  * last seen of it (or with its final figures when the kernel still lists
