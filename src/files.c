@@ -178,7 +178,7 @@ int files_write(const struct tp_files *f, const char *template)
 	if (fclose(out) != 0)
 		error_msg_and_die("out of memory");
 	if (outfile_write(path, buf, len) < 0) {
-		perror_msg("cannot write %s", path);
+		warn_msg("cannot write %s: %s", path, strerror(errno));
 		r = -1;
 	}
 	free(buf);

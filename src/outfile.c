@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include "error.h"
@@ -30,6 +31,9 @@ struct tp_outfile {
 	char *path;
 	off_t good;		/* end of the last whole record */
 	unsigned long lost;
+	int err;		/* errno of the first failed append */
+	char tail[OUTFILE_TAIL_MAX];	/* what follows the last record */
+	size_t tail_len;
 };
 
 struct tp_reserve {
@@ -233,35 +237,94 @@ struct tp_outfile *outfile_open_output(const char *template, const char *suffix)
 	return f;
 }
 
-int outfile_steal_fd(struct tp_outfile *f)
+void outfile_set_tail(struct tp_outfile *f, const char *tail)
 {
-	int fd = f->fd;
+	size_t n = strlen(tail);
 
-	free(f->path);
-	free(f);
-	return fd;
+	f->tail_len = n < sizeof(f->tail) ? n : sizeof(f->tail);
+	memcpy(f->tail, tail, f->tail_len);
+}
+
+/* Write @data and then the tail at f->good, in one pwritev() unless the
+ * file system takes less: the rest is retried, which gives the real errno
+ * (ENOSPC, EDQUOT, EFBIG) if there is no room.  0 or -1. */
+static int write_record(const struct tp_outfile *f, const void *data, size_t len)
+{
+	struct iovec iov[2];
+	off_t off = f->good;
+	int i = 0;
+
+	iov[0].iov_base = (void *)data;
+	iov[0].iov_len = len;
+	iov[1].iov_base = (void *)f->tail;
+	iov[1].iov_len = f->tail_len;
+	for (;;) {
+		ssize_t n;
+
+		while (i < 2 && !iov[i].iov_len)
+			i++;
+		if (i == 2)
+			return 0;
+		n = pwritev(f->fd, iov + i, 2 - i, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		off += n;
+		for (; n > 0; i++) {
+			size_t k = (size_t)n < iov[i].iov_len ? (size_t)n : iov[i].iov_len;
+
+			iov[i].iov_base = (char *)iov[i].iov_base + k;
+			iov[i].iov_len -= k;
+			n -= (ssize_t)k;
+			if (iov[i].iov_len)
+				break;
+		}
+	}
+}
+
+/* After a failed append: cut the file back to its last whole record and
+ * put the tail back after it (a prefix of the tail is left if only that
+ * fits, nothing if not even that). */
+static void cut_back(const struct tp_outfile *f)
+{
+	if (ftruncate(f->fd, f->good) < 0)
+		debug_msg("cannot cut %s back: %s", f->path, strerror(errno));
+	if (f->tail_len && pwrite_all(f->fd, f->tail, f->tail_len, f->good) < 0)
+		debug_msg("no room for the end of %s: %s", f->path, strerror(errno));
 }
 
 int outfile_append(struct tp_outfile *f, const void *data, size_t len)
 {
-	struct stat st;
-
-	/* a short write is retried for the rest, which gives the real
-	 * errno (ENOSPC, EDQUOT, EFBIG) if there is no room */
-	if (pwrite_all(f->fd, data, len, f->good) == 0) {
+	if (write_record(f, data, len) == 0) {
 		f->good += (off_t)len;
 		return 0;
 	}
-	if (!f->lost++)
-		perror_msg("cannot write %s (records from here on may be missing)", f->path);
-	if (fstat(f->fd, &st) == 0 && st.st_size > f->good && ftruncate(f->fd, f->good) < 0)
-		debug_msg("cannot cut %s back: %s", f->path, strerror(errno));
+	if (!f->lost++) {
+		f->err = errno;
+		warn_msg("cannot write %s (records from here on may be missing): %s",
+			 f->path, strerror(f->err));
+	}
+	cut_back(f);
 	return -1;
 }
 
 unsigned long outfile_lost(const struct tp_outfile *f)
 {
 	return f ? f->lost : 0;
+}
+
+int outfile_error(const struct tp_outfile *f)
+{
+	return f ? f->err : 0;
+}
+
+const char *outfile_path(const struct tp_outfile *f)
+{
+	return f->path;
 }
 
 /* Copy what @fd holds into a fresh file put in place as @path. */
@@ -324,7 +387,7 @@ int outfile_close(struct tp_outfile *f)
 	if (!f)
 		return 0;
 	if (!still_in_place(f) && copy_into_place(f->fd, f->path) < 0 && !f->lost++)
-		perror_msg("cannot write %s again after it was replaced", f->path);
+		warn_msg("cannot write %s again after it was replaced: %s", f->path, strerror(errno));
 	r = close(f->fd) < 0 || f->lost ? -1 : 0;
 	free(f->path);
 	free(f);

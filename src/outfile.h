@@ -47,15 +47,24 @@ struct tp_outfile;
 struct tp_outfile *outfile_open(const char *path);
 /* outfile_open() of TEMPLATE.SUFFIX; NULL after printing why. */
 struct tp_outfile *outfile_open_output(const char *template, const char *suffix);
-/* Append one record with one write().  If it does not all fit, the file
- * is cut back to the last whole record.  The first failure prints one
- * message; later ones are silent.  0 or -1. */
+/* Append one record (or several whole ones) with one write().  If it
+ * does not all fit, the file is cut back to the last whole record.  The
+ * first failure prints one warning (warn_msg(): stderr, or the -o file in
+ * cctools mode); later ones are silent.  0 or -1. */
 int outfile_append(struct tp_outfile *f, const void *data, size_t len);
-/* Take the descriptor of @f (positioned at 0) and free @f: for a file
- * written through stdio (the process records, the trace). */
-int outfile_steal_fd(struct tp_outfile *f);
-/* Records that could not be written so far. */
+/* Make every append end the file with @tail (at most OUTFILE_TAIL_MAX
+ * bytes; the trace's "]"), written in the same write() as the record and
+ * overwritten by the next one: the file always ends with it, even when
+ * tpmon is killed.  After a failed append it is put back after the last
+ * whole record if there is room. */
+#define OUTFILE_TAIL_MAX 16
+void outfile_set_tail(struct tp_outfile *f, const char *tail);
+/* Appends that failed so far. */
 unsigned long outfile_lost(const struct tp_outfile *f);
+/* The errno of the first failed append (0 if none) and the file's name,
+ * for the caller's own account of what it lost. */
+int outfile_error(const struct tp_outfile *f);
+const char *outfile_path(const struct tp_outfile *f);
 /* Close and free; 0, or -1 if any record was lost or close failed. */
 int outfile_close(struct tp_outfile *f);
 

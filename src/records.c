@@ -1,8 +1,9 @@
 /* records.c: the process records.  A line is formatted and buffered as
  * its process ends, and nothing of the process is kept after that, so a
  * tree of 100,000 short processes costs tpmon no memory.  The buffer
- * holds whole lines only and goes out in one outfile_append(): a full
- * disk loses whole lines, never leaves half of one. */
+ * holds whole lines only and goes out in one outfile_append() at each
+ * sample or when it is full: a full disk loses whole lines, never leaves
+ * half of one, and every line lost is counted and told at the end. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct tp_records {
 	pid_t monitor;
 	char *buf;		/* whole lines not yet written */
 	size_t len, cap;
+	unsigned long pending;	/* lines in buf */
+	unsigned long total, lost;	/* processes seen, lines lost */
 };
 
 struct tp_records *records_open(const char *template, pid_t monitor)
@@ -87,6 +90,7 @@ void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_
 
 	if (!r)
 		return;
+	r->total++;
 	o = json_object();
 	json_object_set_new(o, "id", json_integer((json_int_t)p->serial));
 	json_object_set_new(o, "parent", p->parent_serial ?
@@ -102,6 +106,7 @@ void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_
 	json_decref(o);
 	if (!line) {
 		debug_msg("process record of %d not written", (int)p->pid);
+		r->lost++;
 		return;
 	}
 	n = strlen(line);
@@ -112,6 +117,7 @@ void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_
 	memcpy(r->buf + r->len, line, n);
 	r->buf[r->len + n] = '\n';
 	r->len += n + 1;
+	r->pending++;
 	free(line);
 	if (r->len >= RECORDS_BUFFER)
 		records_flush(r);
@@ -121,8 +127,10 @@ void records_flush(struct tp_records *r)
 {
 	if (!r || !r->len)
 		return;
-	outfile_append(r->f, r->buf, r->len);	/* tells the first failure */
+	if (outfile_append(r->f, r->buf, r->len) < 0)	/* tells the first failure */
+		r->lost += r->pending;
 	r->len = 0;
+	r->pending = 0;
 }
 
 void records_close(struct tp_records *r)
@@ -130,6 +138,10 @@ void records_close(struct tp_records *r)
 	if (!r)
 		return;
 	records_flush(r);
+	if (r->lost)
+		warn_msg("%s: %lu of %lu process records could not be written (%s)",
+			 outfile_path(r->f), r->lost, r->total,
+			 outfile_error(r->f) ? strerror(outfile_error(r->f)) : "out of memory");
 	outfile_close(r->f);
 	free(r->buf);
 	free(r);

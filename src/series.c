@@ -10,6 +10,7 @@
 
 struct tp_series {
 	struct tp_outfile *f;
+	unsigned long lines, lost;	/* sample lines tried, lost */
 };
 
 static const char header[] =
@@ -68,14 +69,19 @@ void series_add(struct tp_series *se, const struct tp_sample *s,
 		rep->known[TP_RES_GPUS] ? cur[TP_RES_GPUS] : 0.0,
 		rep->known[TP_RES_GPU_MEMORY] ? cur[TP_RES_GPU_MEMORY] : 0.0,
 		rep->gpu_cores_now, pss);
-	if (n > 0 && (size_t)n < sizeof(line))
-		outfile_append(se->f, line, (size_t)n);
+	se->lines++;
+	if (n <= 0 || (size_t)n >= sizeof(line) || outfile_append(se->f, line, (size_t)n) < 0)
+		se->lost++;
 }
 
 void series_close(struct tp_series *se)
 {
 	if (!se)
 		return;
+	if (se->lost)
+		warn_msg("%s: %lu of %lu sample lines could not be written (%s)",
+			 outfile_path(se->f), se->lost, se->lines,
+			 outfile_error(se->f) ? strerror(outfile_error(se->f)) : "too long");
 	outfile_close(se->f);
 	free(se);
 }

@@ -360,8 +360,10 @@ static int write_json(const struct tp_options *o, const struct tp_report *r,
 	} else {
 		ret = reserved ? outfile_write_reserved(path, text_nl, strlen(text_nl), &reserve) :
 				 outfile_write(path, text_nl, strlen(text_nl));
-		if (ret < 0)
+		if (ret < 0 && reserved)
 			perror_msg("cannot write %s", path);
+		else if (ret < 0)	/* TEMPLATE.tpmon.json, no reserve */
+			warn_msg("cannot write %s: %s", path, strerror(errno));
 	}
 	free(text_nl);
 	return ret;

@@ -1,9 +1,12 @@
 /* trace.c: the trace file, in the JSON Array Format of Chrome's trace
- * event format: "[" then one event per line.  After each flush the file
- * is closed with "]" and the write position put back before it, so the
- * next events overwrite the bracket: the file is valid JSON whenever
- * tpmon is not in the middle of a write, even after a SIGKILL.
- * Timestamps are microseconds from the task's start. */
+ * event format: "[" then one event per line.  Events are buffered as
+ * whole units (a process's span and metadata, a sample's counters) and
+ * written at each sample, or when 64 KiB are buffered, with one
+ * outfile_append() that ends the file with "]"; the next write replaces
+ * the bracket.  So the file is valid JSON whenever tpmon is not in the
+ * middle of a write, even after a SIGKILL, and a full disk loses whole
+ * units, counted and told at the end.  Timestamps are microseconds from
+ * the task's start. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +14,27 @@
 #include "error.h"
 #include "jsontext.h"
 #include "records.h"
-#include "stream.h"
+#include "outfile.h"
 #include "trace.h"
 #include "xmalloc.h"
 
+/* Bytes of events buffered before a write, besides the one at each
+ * sample. */
+#define TRACE_BUFFER 65536
+
+/* Units of one kind: made, in the buffer, lost. */
+struct unit_count {
+	unsigned long total, pending, lost;
+};
+
 struct tp_trace {
-	FILE *f;
+	struct tp_outfile *f;
 	pid_t monitor;
-	bool first;		/* no event written yet: no comma */
-	bool failed;
+	char *head;		/* "[" and tpmon's own track, until written */
+	char *buf;		/* whole units (a process, a sample), each
+				 * event as ",\n{...}" */
+	size_t len, cap;
+	struct unit_count procs, samples;
 };
 
 /* The counters: rows with the same event name form one counter event
@@ -42,15 +57,27 @@ static const struct {
 
 static const char tail[] = "\n]\n";
 
-static void emit(struct tp_trace *tr, json_t *ev)
+/* Add ",\n" and @ev (consumed) to the buffer; -1 if it cannot be
+ * formatted (no memory). */
+static int emit(struct tp_trace *tr, json_t *ev)
 {
-	if (!tr->first)
-		fputc(',', tr->f);
-	fputc('\n', tr->f);
-	tr->first = false;
-	if (json_dumpf(ev, tr->f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) < 0)
-		tr->failed = true;
+	char *text = ev ? json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER |
+				     JSON_REAL_PRECISION(15)) : NULL;
+	size_t n;
+
 	json_decref(ev);
+	if (!text)
+		return -1;
+	n = strlen(text);
+	if (tr->len + n + 2 > tr->cap) {
+		tr->cap = tr->len + n + 2 > 2 * tr->cap ? tr->len + n + 2 : 2 * tr->cap;
+		tr->buf = xreallocarray(tr->buf, tr->cap, 1);
+	}
+	memcpy(tr->buf + tr->len, ",\n", 2);
+	memcpy(tr->buf + tr->len + 2, text, n);
+	tr->len += n + 2;
+	free(text);
+	return 0;
 }
 
 static json_t *us(double s)
@@ -58,28 +85,43 @@ static json_t *us(double s)
 	return json_real(round(s * 1e9) / 1e3);	/* us, to the ns */
 }
 
-static void meta(struct tp_trace *tr, pid_t pid, const char *what, json_t *args)
+static int meta(struct tp_trace *tr, pid_t pid, const char *what, json_t *args)
 {
-	emit(tr, json_pack("{s:s, s:s, s:i, s:i, s:o}", "name", what, "ph", "M",
-			   "pid", (int)pid, "tid", (int)pid, "args", args));
+	return emit(tr, json_pack("{s:s, s:s, s:i, s:i, s:o}", "name", what, "ph", "M",
+				  "pid", (int)pid, "tid", (int)pid, "args", args));
+}
+
+/* A unit that began at buffer offset @mark is complete (@ok) or is
+ * dropped whole. */
+static void unit_done(struct tp_trace *tr, struct unit_count *c, size_t mark, bool ok)
+{
+	c->total++;
+	if (ok) {
+		c->pending++;
+	} else {
+		tr->len = mark;
+		c->lost++;
+	}
+	if (tr->len >= TRACE_BUFFER)
+		trace_flush(tr);
 }
 
 struct tp_trace *trace_open(const char *template, pid_t monitor)
 {
-	char *path = xasprintf("%s.trace.json", template);
-	FILE *f = stream_create(path);
+	struct tp_outfile *f = outfile_open_output(template, "trace.json");
 	struct tp_trace *tr;
 
-	free(path);
 	if (!f)
 		return NULL;
+	outfile_set_tail(f, tail);
 	tr = xcalloc(1, sizeof(*tr));
 	tr->f = f;
 	tr->monitor = monitor;
-	tr->first = true;
-	fputc('[', f);
 	meta(tr, monitor, "process_name", json_pack("{s:s}", "name", "tpmon: whole tree"));
 	meta(tr, monitor, "process_sort_index", json_pack("{s:i}", "sort_index", 0));
+	/* "[" in place of the first event's comma */
+	tr->head = xasprintf("[%.*s", tr->len > 0 ? (int)tr->len - 1 : 0, tr->buf + 1);
+	tr->len = 0;
 	trace_flush(tr);
 	return tr;
 }
@@ -89,28 +131,36 @@ void trace_process(struct tp_trace *tr, const struct tp_proc *p, const struct tp
 	const char *name = records_name(p);
 	double dur = p->died > p->born ? p->died - p->born : 0;
 	json_t *args;
+	size_t mark;
+	int bad;
 
 	if (!tr)
 		return;
-	meta(tr, p->pid, "process_name", json_pack("{s:o}", "name", jsontext_new(name)));
+	mark = tr->len;
+	bad = meta(tr, p->pid, "process_name", json_pack("{s:o}", "name", jsontext_new(name)));
 	/* creation order: a parent's track comes before its children's */
-	meta(tr, p->pid, "process_sort_index", json_pack("{s:I}", "sort_index", (json_int_t)p->serial));
-	meta(tr, p->pid, "thread_name", json_pack("{s:o}", "name", jsontext_new(name)));
+	bad |= meta(tr, p->pid, "process_sort_index",
+		    json_pack("{s:I}", "sort_index", (json_int_t)p->serial));
+	bad |= meta(tr, p->pid, "thread_name", json_pack("{s:o}", "name", jsontext_new(name)));
 	args = records_figures(p, a);
 	json_object_set_new(args, "id", json_integer((json_int_t)p->serial));
 	json_object_set_new(args, "parent", p->parent_serial ?
 			    json_integer((json_int_t)p->parent_serial) : json_null());
-	emit(tr, json_pack("{s:o, s:s, s:s, s:o, s:o, s:i, s:i, s:o}", "name", jsontext_new(name),
-			   "cat", "process", "ph", "X", "ts", us(p->born), "dur", us(dur),
-			   "pid", (int)p->pid, "tid", (int)p->pid, "args", args));
+	bad |= emit(tr, json_pack("{s:o, s:s, s:s, s:o, s:o, s:i, s:i, s:o}", "name",
+				  jsontext_new(name), "cat", "process", "ph", "X",
+				  "ts", us(p->born), "dur", us(dur),
+				  "pid", (int)p->pid, "tid", (int)p->pid, "args", args));
+	unit_done(tr, &tr->procs, mark, !bad);
 }
 
 void trace_counters(struct tp_trace *tr, const struct tp_trace_point *pt)
 {
-	size_t i = 0;
+	size_t i = 0, mark;
+	int bad = 0;
 
 	if (!tr)
 		return;
+	mark = tr->len;
 	while (i < ARRAY_SIZE(counters)) {
 		const char *event = counters[i].event;
 		json_t *args = json_object();
@@ -123,28 +173,62 @@ void trace_counters(struct tp_trace *tr, const struct tp_trace_point *pt)
 			json_decref(args);
 			continue;
 		}
-		emit(tr, json_pack("{s:s, s:s, s:o, s:i, s:i, s:o}", "name", event, "ph", "C",
-				   "ts", us(pt->t), "pid", (int)tr->monitor, "tid", (int)tr->monitor,
-				   "args", args));
+		bad |= emit(tr, json_pack("{s:s, s:s, s:o, s:i, s:i, s:o}", "name", event, "ph", "C",
+					  "ts", us(pt->t), "pid", (int)tr->monitor,
+					  "tid", (int)tr->monitor, "args", args));
 	}
+	unit_done(tr, &tr->samples, mark, !bad);
+}
+
+/* The units in the buffer are written or lost. */
+static void settle(struct unit_count *c, bool written)
+{
+	if (!written)
+		c->lost += c->pending;
+	c->pending = 0;
 }
 
 void trace_flush(struct tp_trace *tr)
 {
-	if (!tr)
+	char *data;
+	size_t len;
+	bool ok;
+
+	if (!tr || (!tr->len && !tr->head))
 		return;
-	if (fputs(tail, tr->f) == EOF || fflush(tr->f) == EOF ||
-	    fseek(tr->f, -(long)(sizeof(tail) - 1), SEEK_CUR) < 0)
-		tr->failed = true;
+	data = tr->buf;
+	len = tr->len;
+	if (tr->head) {		/* until "[" is in the file, it goes first */
+		data = xasprintf("%s%.*s", tr->head, (int)tr->len, tr->len ? tr->buf : "");
+		len = strlen(data);
+	}
+	ok = outfile_append(tr->f, data, len) == 0;	/* tells the first failure */
+	if (tr->head) {
+		free(data);
+		if (ok) {
+			free(tr->head);
+			tr->head = NULL;
+		}
+	}
+	settle(&tr->procs, ok);
+	settle(&tr->samples, ok);
+	tr->len = 0;
 }
 
 void trace_close(struct tp_trace *tr)
 {
 	if (!tr)
 		return;
-	if (fputs(tail, tr->f) == EOF)
-		tr->failed = true;
-	if (fclose(tr->f) != 0 || tr->failed)
-		error_msg("the trace may be incomplete: a write failed");
+	trace_flush(tr);
+	if (tr->procs.lost || tr->samples.lost) {
+		int err = outfile_error(tr->f);
+
+		warn_msg("%s: %lu of %lu process spans and %lu of %lu samples could not be written (%s)",
+			 outfile_path(tr->f), tr->procs.lost, tr->procs.total,
+			 tr->samples.lost, tr->samples.total, err ? strerror(err) : "out of memory");
+	}
+	outfile_close(tr->f);
+	free(tr->head);
+	free(tr->buf);
 	free(tr);
 }

@@ -39,3 +39,4 @@ include $(srcdir)/tests/story.mk
 include $(srcdir)/tests/gpu-net.mk
 include $(srcdir)/tests/engines.mk
 include $(srcdir)/tests/nest-peak.mk
+include $(srcdir)/tests/trace-out.mk

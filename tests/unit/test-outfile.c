@@ -2,8 +2,10 @@
  * final name are replaced, never written through; the umask applies and
  * an existing narrower mode is kept; a streamed file that hits the
  * file-size limit (RLIMIT_FSIZE: a short write, like a full disk) keeps
- * whole records only and resumes when there is room; a failed atomic
- * write leaves nothing behind; templates are checked. */
+ * whole records only and resumes when there is room; a file with a tail
+ * (the trace's "]") ends with it after every append, failed ones
+ * included when there is room for it; a failed atomic write leaves
+ * nothing behind; templates are checked. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -140,6 +142,44 @@ static void test_stream_short_write(void)
 	   "a file replaced by a link during the run is put back in full at close");
 }
 
+static void set_fsize(rlim_t bytes)
+{
+	struct rlimit lim;
+
+	getrlimit(RLIMIT_FSIZE, &lim);
+	lim.rlim_cur = bytes;
+	setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+static void test_tail(void)
+{
+	struct rlimit old;
+	struct tp_outfile *f = outfile_open(at("t.json"));
+
+	if (!f) {
+		diag("outfile_open: %s", strerror(errno));
+		return;
+	}
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	outfile_set_tail(f, "\n]\n");
+	outfile_append(f, "[1", 2);
+	outfile_append(f, ",2", 2);
+	is_str(slurp(at("t.json")), "[1,2\n]\n", "every append ends with the tail, which the next replaces");
+	set_fsize(10);		/* "[1,2,3" and the tail fit, ",4" does not */
+	outfile_append(f, ",3", 2);
+	ok(outfile_append(f, ",4", 2) < 0, "a record and tail that do not fit fail");
+	is_str(slurp(at("t.json")), "[1,2,3\n]\n", "the tail is put back after the last whole record");
+	set_fsize(7);		/* only the tail's first byte fits */
+	outfile_append(f, ",5", 2);
+	is_str(slurp(at("t.json")), "[1,2,3\n", "with room for part of the tail only, a prefix of it");
+	setrlimit(RLIMIT_FSIZE, &old);
+	outfile_append(f, ",6", 2);
+	is_str(slurp(at("t.json")), "[1,2,3,6\n]\n", "with room again, the next record and the tail");
+	is_int((long long)outfile_lost(f), 2, "2 appends lost");
+	outfile_close(f);
+}
+
 static void test_failed_write(void)
 {
 	struct rlimit old, lim;
@@ -177,7 +217,7 @@ static void test_templates(void)
 
 int main(void)
 {
-	plan(28);
+	plan(34);
 	if (!mkdtemp(dir)) {
 		diag("mkdtemp: %s", strerror(errno));
 		return 99;
@@ -185,6 +225,7 @@ int main(void)
 	test_links();
 	test_modes();
 	test_stream_short_write();
+	test_tail();
 	test_failed_write();
 	test_templates();
 	if (fork() == 0) {
