@@ -60,8 +60,9 @@ static void baseline(struct tp_proc *p)
 	pid_t *tids;
 	size_t n, i;
 
+	p->base = xcalloc(1, sizeof(*p->base));
 	if (proc_read_stat(p->pid, &st) == 0)
-		p->base.cpu_ns = (st.utime + st.stime) *
+		p->base->cpu_ns = (st.utime + st.stime) *
 				 (1000000000ull / (uint64_t)proc_clock_ticks());
 	n = proc_list_tasks(p->pid, &tids);
 	for (i = 0; i < n; i++) {
@@ -69,9 +70,9 @@ static void baseline(struct tp_proc *p)
 		struct proc_schedstat ss;
 
 		if (proc_read_thread_io(p->pid, tids[i], &io) == 0)
-			proc_io_add(&p->base.io, &io);
+			proc_io_add(&p->base->io, &io);
 		if (proc_read_thread_schedstat(p->pid, tids[i], &ss) == 0)
-			p->base.ctxsw += ss.timeslices;
+			p->base->ctxsw += ss.timeslices;
 	}
 	free(tids);
 }

@@ -73,6 +73,7 @@ struct tp_monitor {
 	double turn_end, turn_cpu_end;	/* its work stops then (wall, CPU) */
 	double t0;			/* monotonic start */
 	double delay, next_sample, last_checkpoint;
+	unsigned stat_passes;		/* the tree's, when last looked at */
 	enum tp_phase phase;
 	double kill_at;			/* when TERMINATING turns into KILLING */
 	double cur[TP_RES__COUNT];	/* current figures */
@@ -772,13 +773,15 @@ static bool paused(const struct tp_monitor *m)
 	return m->phase == TP_RUNNING && now_rel(m) < m->pause_until;
 }
 
-/* Events wait while a sample cut into turns is in progress: a tree that
- * grows meanwhile (new processes come out of their attach stops only
- * through events) would keep the sample from ever ending, and the memory
- * limit from being checked. */
+/* Events wait while a stat pass cut into turns is in progress: a tree
+ * that grows meanwhile (new processes come out of their attach stops
+ * only through events) would keep the pass from ever ending, and the
+ * memory limit from being checked.  A PSS pass does not make them wait:
+ * processes born during it are not part of it, and on a busy machine it
+ * can last seconds. */
 static bool may_drain(const struct tp_monitor *m)
 {
-	return !paused(m) && !m->sampling;
+	return !paused(m) && !(m->sampling && m->tree.in_stat_pass);
 }
 
 static void start_turn(struct tp_monitor *m)
@@ -824,6 +827,28 @@ static double hard_deadline(const struct tp_monitor *m)
 	return at;
 }
 
+/* How long samples may wait for a long PSS pass (sampler_sample()): no
+ * longer than they come, and as short as the memory limits need. */
+static double recheck_every(const struct tp_monitor *m)
+{
+	return watchdog_next_delay(&m->o->limits, m->cur, m->delay);
+}
+
+/* A stat pass ended inside a sample still in progress: its RSS and size
+ * are figures of now, peaks and limits take them at once. */
+static void check_stat_pass(struct tp_monitor *m)
+{
+	const struct tp_stat_sums *s = &m->tree.sums;
+
+	if (m->tree.stat_passes == m->stat_passes)
+		return;
+	m->stat_passes = m->tree.stat_passes;
+	peak(m, TP_RES_MEMORY, (double)s->rss_kb / 1024.0, s->at);
+	peak(m, TP_RES_VIRTUAL_MEMORY, (double)s->vm_kb / 1024.0, s->at);
+	if (m->phase == TP_RUNNING)
+		check_limits(m, s->biggest);
+}
+
 static void sample(struct tp_monitor *m)
 {
 	struct tp_sample s;
@@ -835,15 +860,19 @@ static void sample(struct tp_monitor *m)
 	if (!m->sampling) {
 		m->sampling = true;
 		m->sample_cost = 0;
-		if (!m->traced)
+		if (!m->traced && !m->tree.pass_rollups)
 			sampler_discover(&m->tree, m->root, m->self);
 	}
 	until.mono = m->t0 + (hard < m->turn_end ? hard : m->turn_end);
 	until.cpu = m->turn_cpu_end;
+	until.recheck = recheck_every(m);
 	done = sampler_sample(&m->tree, t, m->phase == TP_RUNNING ? &until : NULL, &s);
 	m->sample_cost += now_rel(m) - t;
-	if (!done)
+	if (!done) {
+		check_stat_pass(m);
 		return;	/* to be continued at the next turn: next_sample is due */
+	}
+	m->stat_passes = m->tree.stat_passes;
 	m->sampling = false;
 	cost = m->sample_cost;
 	t = now_rel(m);
@@ -859,6 +888,8 @@ static void sample(struct tp_monitor *m)
 	if (t - m->last_checkpoint >= checkpoint_period(m->o))
 		checkpoint(m, t);
 	m->next_sample = t + next_delay(m, cost);
+	if (m->tree.pass_rollups)
+		m->next_sample = t;	/* its PSS pass goes on at the next turn */
 }
 
 static void check_wall(struct tp_monitor *m)

@@ -34,6 +34,9 @@ struct sock_rec {
 	uint64_t cookie;		/* 0: free slot */
 	uint64_t base_sent, base_recv;	/* inherited: figures at first sight */
 	uint64_t sent, recv;		/* last seen, from the start of the socket */
+	unsigned dump_gen;		/* the last dump that listed it */
+	bool open;			/* noted at connect, destruction not yet
+					 * announced */
 };
 
 struct tp_net {
@@ -53,6 +56,7 @@ struct tp_net {
 	struct listener { int family; uint16_t port; } *listeners;	/* network order */
 	size_t nlisteners;
 	uint64_t sent, recv;		/* totals */
+	unsigned dump_gen;		/* dumps made, the one in progress */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -103,6 +107,20 @@ static long scan_fds(const char *pid, uint64_t **v, size_t *n, size_t *cap)
 	return found;
 }
 
+/* @v cut to its @n items, NULL for none.  Kept exactly: 10,000
+ * processes that share one inherited socket keep 10,000 of these. */
+static uint64_t *fit(uint64_t *v, size_t n)
+{
+	uint64_t *e;
+
+	if (n == 0) {
+		free(v);
+		return NULL;
+	}
+	e = realloc(v, n * sizeof(*v));
+	return e ? e : v;
+}
+
 /* The kernel multicasts each TCP socket's last figures when it is
  * destroyed (SKNLGRP_INET_TCP_DESTROY and its IPv6 twin, no privilege
  * needed): the final figures of a socket closed between two samples.
@@ -118,9 +136,10 @@ static int open_destroy(void)
 
 	if (fd < 0)
 		return -1;
-	/* as large as the system allows: every socket of the machine that
-	 * ends is announced */
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	/* large: every socket of the machine that ends is announced.  Past
+	 * net.core.rmem_max (208 kB by default) where tpmon may (root). */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		debug_msg("sock_diag destroy group: %s", strerror(errno));
 		close(fd);
@@ -252,7 +271,8 @@ static bool accepted_by_tree(const struct tp_net *n, const struct inet_diag_msg 
 /* One socket of the dump: kept when it belongs to the tree now, or when
  * it was seen before (it may since have been closed, and still be listed
  * with its final figures). */
-static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t attr_len)
+static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t attr_len,
+		      bool destroyed)
 {
 	const struct rtattr *a = (const struct rtattr *)(const void *)(m + 1);
 	uint64_t cookie = (uint64_t)m->id.idiag_cookie[0] |
@@ -276,11 +296,16 @@ static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t at
 		return;		/* a TIME_WAIT socket: its figures are gone */
 	r = get(n, cookie, m->idiag_inode, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
 	update(n, r, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
+	if (destroyed)
+		r->open = false;
+	else
+		r->dump_gen = n->dump_gen;
 }
 
-/* The inet_diag messages in @buf: 0 at the end of a dump, -1 on an error
- * message, 1 when more may come. */
-static int on_messages(struct tp_net *n, const char *buf, size_t len)
+/* The inet_diag messages in @buf (of a dump, or announcements of
+ * @destroyed sockets): 0 at the end of a dump, -1 on an error message, 1
+ * when more may come. */
+static int on_messages(struct tp_net *n, const char *buf, size_t len, bool destroyed)
 {
 	const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)buf;
 
@@ -292,7 +317,7 @@ static int on_messages(struct tp_net *n, const char *buf, size_t len)
 		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg)))
 			continue;
 		on_socket(n, NLMSG_DATA(h), h->nlmsg_len -
-			  NLMSG_LENGTH(sizeof(struct inet_diag_msg)));
+			  NLMSG_LENGTH(sizeof(struct inet_diag_msg)), destroyed);
 	}
 	return 1;
 }
@@ -325,7 +350,7 @@ static int run_dump(struct tp_net *n, const void *req, size_t len)
 			continue;
 		if (got <= 0)
 			return -1;
-		r = on_messages(n, buf, (size_t)got);
+		r = on_messages(n, buf, (size_t)got, false);
 		if (r <= 0)
 			return r;
 	}
@@ -397,7 +422,7 @@ static void drain_destroyed(struct tp_net *n)
 		}
 		if (len <= 0)
 			return;
-		on_messages(n, buf, (size_t)len);
+		on_messages(n, buf, (size_t)len, true);
 	}
 }
 
@@ -428,7 +453,7 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 			snprintf(pid, sizeof(pid), "%d", (int)p->pid);
 			if (scan_fds(pid, &v, &cnt, &cap) >= 0) {
 				free(p->sock_ino);
-				p->sock_ino = v;
+				p->sock_ino = fit(v, cnt);
 				p->nsock = (unsigned)cnt;
 				p->net_key = key;
 				/* without a socket it needs no more scans
@@ -489,6 +514,7 @@ static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
 	if (!all && n->paced && n->trapping && t0 < n->next_dump)
 		return;
 	n->had_sockets = n->nino > 0;
+	n->dump_gen++;
 	if (dump_all(n) < 0)
 		debug_msg("sock_diag dump: %s", strerror(errno));
 	n->next_dump = t0 + (clock_mono() - t0) / DUMP_CPU_SHARE;
@@ -539,7 +565,7 @@ static void note_socket(struct tp_net *n, int fd, bool connecting)
 		len = sizeof(cookie);
 		if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len) == 0 && cookie &&
 		    fstat(fd, &st) == 0)
-			get(n, cookie, (uint64_t)st.st_ino, 0, 0);
+			get(n, cookie, (uint64_t)st.st_ino, 0, 0)->open = true;
 	} else {
 		struct sockaddr_storage ss;
 
@@ -577,20 +603,53 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 }
 
 /* Destructions are announced from a kernel work queue, a little after
- * the close: wait that long for those of the tree's last sockets. */
+ * the close: wait that long for those of the tree's last sockets.  On a
+ * machine overloaded by other work (a fork bomb beside the task) that
+ * work queue can lag by seconds: for a socket the tree connected, whose
+ * destruction is not announced yet and which the last dump did not list
+ * (it is gone, its last figures are in the announcement), wait longer,
+ * up to DESTROY_WAIT_MS in all. */
 #define DESTROY_LAG_MS 20
+#define DESTROY_WAIT_MS 3000
+
+/* Connected sockets gone without their announcement yet. */
+static size_t unannounced(const struct tp_net *n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n->cap; i++)
+		if (n->recs[i].cookie && n->recs[i].open && n->recs[i].dump_gen != n->dump_gen)
+			k++;
+	return k;
+}
 
 void net_end(struct tp_net *n, struct tp_ptree *t)
 {
 	struct pollfd pfd;
+	double start = clock_mono(), quiet_since = start;
 
 	if (!n)
 		return;
+	if (n->n > 0)
+		n->had_sockets = true;	/* one last dump */
 	sample(n, t, true);
 	if (n->n == 0 || n->destroy_fd < 0)
 		return;
 	pfd.fd = n->destroy_fd;
 	pfd.events = POLLIN;
-	while (poll(&pfd, 1, DESTROY_LAG_MS) > 0)
-		drain_destroyed(n);
+	/* every socket of the machine is announced: the wait is bounded by
+	 * the clock, not by silence */
+	for (;;) {
+		double now = clock_mono();
+
+		if (now - start >= DESTROY_WAIT_MS / 1000.0 ||
+		    (now - quiet_since >= DESTROY_LAG_MS / 1000.0 && !unannounced(n)))
+			break;
+		if (poll(&pfd, 1, DESTROY_LAG_MS) > 0) {
+			drain_destroyed(n);
+			quiet_since = clock_mono();
+		}
+	}
+	if (unannounced(n))
+		debug_msg("sock_diag: %zu connections ended unannounced", unannounced(n));
 }

@@ -59,6 +59,7 @@ void ptree_free(struct tp_ptree *t)
 			free(p->exe);
 			free(p->cmdline);
 			free(p->sock_ino);
+			free(p->base);
 			free(p);
 		}
 	}
@@ -129,6 +130,10 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->io_fd = -1;
 	p->born = t->now;
 	p->died = -1;
+	/* born during a full PSS pass: not in it (the sample counts its RSS
+	 * instead), or a tree that grows would keep the pass from ending */
+	if (t->pass_rollups && t->pass_full)
+		p->rollup_gen = t->rollup_gen;
 	/* sockets are inherited; the main process may have got some */
 	p->net_flag = parent ? parent->net_flag : true;
 	p->nest_tag = parent ? parent->nest_tag : 0;
@@ -204,8 +209,8 @@ void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out)
 	TAKE_MAX(out, a, b, io.read_bytes);
 	TAKE_MAX(out, a, b, io.write_bytes);
 	TAKE_MAX(out, a, b, io.cancelled_write_bytes);
-	if (p->attached)
-		acct_sub(out, &p->base);
+	if (p->base)
+		acct_sub(out, p->base);
 }
 
 void ptree_total_acct(const struct tp_ptree *t, struct tp_acct *out)
@@ -253,6 +258,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	free(p->exe);
 	free(p->cmdline);
 	free(p->sock_ino);
+	free(p->base);
 	free(p);
 }
 

@@ -29,54 +29,58 @@ struct tp_acct {
 };
 
 struct tp_proc {
-	pid_t pid;		/* thread-group id */
-	pid_t ppid;		/* parent within the tree, 0 for the root */
-	int nthreads;		/* threads known and not yet reaped */
+	/* Fields are ordered by size, to leave no padding: a task of 10,000
+	 * live processes has 10,000 of these (bench/hostile-core). */
 	uint64_t starttime;	/* clock ticks after boot, 0 until sampled */
-	int stat_fd;		/* cached /proc/PID/stat, -1 if not open */
-	int sched_fd;		/* cached /proc/PID/schedstat, -1 if not open */
-	int io_fd;		/* cached /proc/PID/io, -1 if not open */
 	uint64_t run_ns;	/* leader's CPU at the last stat read */
 	double stat_at;		/* when stat was last read, s */
-	bool single;		/* one thread at the last stat read */
-	bool had_threads;	/* more than one thread was ever seen */
-	bool had_children;	/* it created a process of the tree */
-	bool attached;		/* --pid: it was running before tpmon came */
-	struct tp_acct base;	/* --pid: its figures when tpmon came, not
-				 * counted (ptree_proc_acct() subtracts them) */
-	unsigned nest_tag;	/* nested.c: 1 + its subtree's registration, 0: none */
-	char comm[16];		/* the kernel's TASK_COMM_LEN: a user process's
-				 * name is at most 15 bytes */
-
+	struct tp_acct *base;	/* --pid, owned: its figures when tpmon came,
+				 * not counted (ptree_proc_acct() subtracts
+				 * them); NULL for a process tpmon saw born */
 	struct tp_acct exited;	/* sum of final figures of exited threads */
 	struct tp_acct sampled;	/* whole-process figures at the last sample */
 	uint64_t rss_kb, vm_kb, pss_kb, swap_kb;	/* at the last sample */
 	uint64_t rollup_key;	/* rss and vsize when rollup was last read */
-	bool rollup_due;	/* its own layout changed: re-read its PSS */
-	unsigned sample_gen;	/* the sampler's pass that last read its stat */
-	unsigned rollup_gen;	/* the full PSS pass that last read it */
 	uint64_t hwm_kb;	/* peak RSS known for this process */
-	uint64_t *sock_ino;	/* net: inodes of its sockets at the last fd scan */
-	unsigned nsock;		/* net: how many */
+	uint64_t *sock_ino;	/* net, owned: inodes of its sockets at the
+				 * last fd scan, exactly nsock of them */
 	uint64_t net_key;	/* net: its CPU time at the last fd scan, +1 */
-	bool net_flag;		/* net: may hold a TCP connection (it connected or
-				 * accepted one, or had sockets at its last scan,
-				 * or its parent had): its descriptors are scanned */
 
 	/* its story (process records, trace) */
 	unsigned long serial;	/* 1, 2, ... in order of creation */
 	unsigned long parent_serial;	/* serial of its creator, 0 for the root */
 	double born, died;	/* s from the task's start (t->now then) */
-	unsigned threads_seen;	/* threads it ever had, its first included */
-	unsigned threads_peak;	/* most threads seen at once in its stat */
-	int status;		/* wait status of its leader, when status_known */
-	bool status_known;
 	char *exe;		/* owned, or NULL: executable after its last exec */
 	char *cmdline;		/* owned, or NULL: arguments joined by ' ', bounded */
-	bool named;		/* exe and cmdline were read from its /proc */
 
 	struct tp_proc *hnext;
 	struct tp_proc *prev, *next;	/* list of live processes */
+
+	pid_t pid;		/* thread-group id */
+	pid_t ppid;		/* parent within the tree, 0 for the root */
+	int nthreads;		/* threads known and not yet reaped */
+	int stat_fd;		/* cached /proc/PID/stat, -1 if not open */
+	int sched_fd;		/* cached /proc/PID/schedstat, -1 if not open */
+	int io_fd;		/* cached /proc/PID/io, -1 if not open */
+	unsigned nest_tag;	/* nested.c: 1 + its subtree's registration, 0: none */
+	unsigned sample_gen;	/* the sampler's pass that last read its stat */
+	unsigned rollup_gen;	/* the full PSS pass that last read it */
+	unsigned nsock;		/* net: how many */
+	unsigned threads_seen;	/* story: threads it ever had, its first included */
+	unsigned threads_peak;	/* story: most threads seen at once in its stat */
+	int status;		/* story: wait status of its leader, when status_known */
+	char comm[16];		/* the kernel's TASK_COMM_LEN: a user process's
+				 * name is at most 15 bytes */
+	bool single;		/* one thread at the last stat read */
+	bool had_threads;	/* more than one thread was ever seen */
+	bool had_children;	/* it created a process of the tree */
+	bool attached;		/* --pid: it was running before tpmon came */
+	bool rollup_due;	/* its own layout changed: re-read its PSS */
+	bool net_flag;		/* net: may hold a TCP connection (it connected or
+				 * accepted one, or had sockets at its last scan,
+				 * or its parent had): its descriptors are scanned */
+	bool status_known;	/* story */
+	bool named;		/* story: exe and cmdline were read from its /proc */
 };
 
 /* nested.c: a subtree an inner tpmon registered (the child of @owner and
@@ -105,12 +109,19 @@ struct tp_ptree {
 	uint64_t layout_key;		/* sampler: memory layout at the last sample */
 	bool pss_dirty;			/* sampler: layout changed since all PSS were read */
 	double full_rollup_at;		/* sampler: when all PSS were last read */
-	unsigned sample_gen;		/* sampler: the pass in progress (from 1) */
+	unsigned sample_gen;		/* sampler: the stat pass in progress (from 1) */
 	unsigned rollup_gen;		/* sampler: the full PSS pass in progress (from 1) */
+	bool in_stat_pass;		/* sampler: a stat pass is cut short, to go on */
 	bool pass_rollups;		/* sampler: stat pass done, PSS reads going on */
 	bool pass_full;			/* sampler: they are a full PSS pass */
 	bool pass_read_any;		/* sampler: some PSS was read in this pass */
 	uint64_t pass_layout;		/* sampler: the layout its stat pass found */
+	struct tp_stat_sums {		/* sampler: the last complete stat pass */
+		uint64_t rss_kb, vm_kb;	/* sums over the live processes */
+		pid_t biggest;		/* the process with the largest RSS */
+		double at;		/* s from the start */
+	} sums;
+	unsigned stat_passes;		/* sampler: complete stat passes */
 	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
 	unsigned fd_budget;		/* sampler: how many may be kept open */
 	unsigned exiting;		/* sampler: zombies seen in this sample */

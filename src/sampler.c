@@ -274,14 +274,37 @@ static bool stat_pass(struct tp_ptree *t, double now, const struct tp_until *sto
 	for (p = t->live; p; p = p->next) {
 		if (p->sample_gen == t->sample_gen)
 			continue;
-		if (out_of_time(stop_at, done))
+		if (out_of_time(stop_at, done)) {
+			t->in_stat_pass = true;
 			return false;
+		}
 		if (sample_proc(t, p, now) > 0)
 			p->rollup_due = true;
 		p->sample_gen = t->sample_gen;
 		done++;
 	}
 	return true;
+}
+
+/* End of a stat pass: its sums, for the limits that need no PSS. */
+static void end_stat_pass(struct tp_ptree *t, double now)
+{
+	const struct tp_proc *p;
+	struct tp_stat_sums s = { 0, 0, 0, now };
+	uint64_t big = 0;
+
+	for (p = t->live; p; p = p->next) {
+		s.rss_kb += p->rss_kb;
+		s.vm_kb += p->vm_kb;
+		if (p->rss_kb >= big) {
+			big = p->rss_kb;
+			s.biggest = p->pid;
+		}
+	}
+	t->sums = s;
+	t->stat_passes++;
+	t->in_stat_pass = false;
+	t->sample_gen++;	/* the next stat pass reads every process again */
 }
 
 /* The PSS pass: a full one reads every process not read in this full
@@ -313,35 +336,14 @@ static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *st
 	return read_any;
 }
 
-bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at, struct tp_sample *s)
+/* Fill @s from every live process's latest figures; @stable: whether
+ * its PSS sum counts (see sampler_sample()). */
+static void fill_sample(struct tp_ptree *t, struct tp_sample *s, bool stable)
 {
 	struct tp_proc *p;
 	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0;
-	bool done_full;
 
 	memset(s, 0, sizeof(*s));
-	if (!t->pass_rollups) {
-		bool settled;
-
-		if (!stat_pass(t, now, stop_at))
-			return false;	/* zombies seen so far stay in t->exiting */
-		t->pass_layout = layout_key(t);
-		settled = t->pass_layout == t->layout_key;
-		if (!settled)
-			t->pss_dirty = true;	/* sharing may have changed anywhere */
-		t->layout_key = t->pass_layout;
-		t->pass_full = full_rollup_due(t, settled, now);
-		t->pass_read_any = false;
-		t->pass_rollups = true;
-	}
-	/* the PSS figures of one pass belong to one sample: a full pass cut
-	 * short goes on at the next call, not at the next sample */
-	if (rollup_pass(t, t->pass_full, stop_at, &done_full))
-		t->pass_read_any = true;
-	if (t->pass_full && !done_full)
-		return false;
-	t->pass_rollups = false;
-	t->sample_gen++;
 	for (p = t->live; p; p = p->next) {
 		rss += p->rss_kb;
 		/* PSS never exceeds RSS; the two are read at different
@@ -358,6 +360,51 @@ bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_
 	s->pss_mb = (double)pss / 1024.0;
 	s->vm_mb = (double)vm / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
+	s->pss_stable = stable;
+	ptree_total_acct(t, &s->acct);
+	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
+	s->nprocs = t->nlive;
+	s->nthreads = t->nthreads;
+	s->total_processes = t->total_processes;
+	s->exiting = t->exiting;
+	t->exiting = 0;		/* the next pass counts afresh */
+}
+
+bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at, struct tp_sample *s)
+{
+	bool done_full, recheck = t->pass_rollups && stop_at && stop_at->recheck > 0 &&
+				  (t->in_stat_pass || now - t->sums.at >= stop_at->recheck);
+
+	if (!t->pass_rollups || recheck) {
+		if (!stat_pass(t, now, stop_at))
+			return false;	/* zombies seen so far stay in t->exiting */
+		end_stat_pass(t, now);
+	}
+	if (recheck) {
+		/* a sample in the middle of a long full PSS pass, which goes
+		 * on at the next calls: its PSS sum mixes two passes */
+		fill_sample(t, s, false);
+		return true;
+	}
+	if (!t->pass_rollups) {
+		bool settled;
+
+		t->pass_layout = layout_key(t);
+		settled = t->pass_layout == t->layout_key;
+		if (!settled)
+			t->pss_dirty = true;	/* sharing may have changed anywhere */
+		t->layout_key = t->pass_layout;
+		t->pass_full = full_rollup_due(t, settled, now);
+		t->pass_read_any = false;
+		t->pass_rollups = true;
+	}
+	/* the PSS figures of one pass belong to one sample: a full pass cut
+	 * short goes on at the next call */
+	if (rollup_pass(t, t->pass_full, stop_at, &done_full))
+		t->pass_read_any = true;
+	if (t->pass_full && !done_full)
+		return false;
+	t->pass_rollups = false;
 	if (t->pass_full) {
 		t->full_rollup_at = now;
 		t->pss_dirty = false;
@@ -367,14 +414,7 @@ bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_
 	 * (a parent read alone, its children read sharing): such a sum can
 	 * exceed any real one, so it only counts when every figure is fresh
 	 * and the layout held still while they were read */
-	s->pss_stable = !t->pss_dirty && (!t->pass_read_any || layout_now(t) == t->pass_layout);
-	ptree_total_acct(t, &s->acct);
-	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
-	s->nprocs = t->nlive;
-	s->nthreads = t->nthreads;
-	s->total_processes = t->total_processes;
-	s->exiting = t->exiting;
-	t->exiting = 0;		/* the next pass counts afresh */
+	fill_sample(t, s, !t->pss_dirty && (!t->pass_read_any || layout_now(t) == t->pass_layout));
 	return true;
 }
 

@@ -26,6 +26,7 @@ struct tp_sample {
 struct tp_until {
 	double mono;			/* CLOCK_MONOTONIC, s */
 	double cpu;			/* the calling thread's CPU time, s */
+	double recheck;			/* see sampler_sample(); 0: never */
 };
 
 /* Read every live process of @t and fill @s (@now: s since the start).
@@ -34,7 +35,17 @@ struct tp_until {
  * processes at least: then it returns false and @s is not filled, and the
  * next call goes on with the processes not read yet in this pass (those
  * born meanwhile included).  PSS figures left unread for lack of time
- * are read at the next sample; the sum is not stable until they are. */
+ * are read at the next sample; the sum is not stable until they are.
+ *
+ * Each stat pass (every process's stat: RSS, size, CPU) ends with its
+ * sums in t->sums and t->stat_passes counted, before the PSS pass that
+ * completes the sample.  A full PSS pass of a big tree can take many
+ * calls (1000 smaps_rollup reads cost 20 ms of CPU, seconds of waiting
+ * for a tpmon short of CPU): once @stop_at->recheck s have passed since
+ * the last stat pass, a sample comes out of a new stat pass with the
+ * latest PSS figures (not stable), and the PSS pass goes on at the next
+ * calls (t->pass_rollups), so that samples and the limits do not wait
+ * for it. */
 bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at,
 		    struct tp_sample *s);
 
