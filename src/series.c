@@ -1,5 +1,6 @@
 /* series.c: the time series file.  Columns and units follow
  * resource_monitor's .series so that its readers work unchanged. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 struct tp_series {
 	struct tp_outfile *f;
 	unsigned long lines, lost;	/* sample lines tried, lost */
+	bool headless;		/* the header is not written yet */
 };
 
 static const char header[] =
@@ -39,8 +41,24 @@ struct tp_series *series_open(const char *template)
 		return NULL;
 	se = xcalloc(1, sizeof(*se));
 	se->f = f;
-	outfile_append(f, header, sizeof(header) - 1);
+	se->headless = outfile_append(f, header, sizeof(header) - 1) < 0;
 	return se;
+}
+
+/* Append one line, after the header if that could not be written yet
+ * (the disk was full at the start): readers need its column names. */
+static int append(struct tp_series *se, const char *line, size_t len)
+{
+	char *both;
+	int r;
+
+	if (!se->headless)
+		return outfile_append(se->f, line, len);
+	both = xasprintf("%s%.*s", header, (int)len, line);
+	r = outfile_append(se->f, both, strlen(both));
+	free(both);
+	se->headless = r < 0;
+	return r;
 }
 
 void series_add(struct tp_series *se, const struct tp_sample *s,
@@ -70,7 +88,7 @@ void series_add(struct tp_series *se, const struct tp_sample *s,
 		rep->known[TP_RES_GPU_MEMORY] ? cur[TP_RES_GPU_MEMORY] : 0.0,
 		rep->gpu_cores_now, pss);
 	se->lines++;
-	if (n <= 0 || (size_t)n >= sizeof(line) || outfile_append(se->f, line, (size_t)n) < 0)
+	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
 		se->lost++;
 }
 
