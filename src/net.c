@@ -39,6 +39,11 @@ struct sock_rec {
 					 * announced */
 };
 
+/* Sockets accept() was called on whose port (or whose not being TCP) is
+ * noted already, by inode: a server calls accept thousands of times on
+ * one or two sockets. */
+#define ACCEPT_SEEN 16
+
 struct tp_net {
 	int fd;				/* NETLINK_SOCK_DIAG, for dumps */
 	int destroy_fd;			/* subscribed to TCP socket destructions, or -1 */
@@ -55,6 +60,8 @@ struct tp_net {
 	double next_dump;		/* paced: no dump before (clock_mono) */
 	struct listener { int family; uint16_t port; } *listeners;	/* network order */
 	size_t nlisteners;
+	uint64_t accept_seen[ACCEPT_SEEN];	/* socket inodes accepted on, noted */
+	unsigned naccept_seen;
 	uint64_t sent, recv;		/* totals */
 	unsigned dump_gen;		/* dumps made, the one in progress */
 };
@@ -547,39 +554,94 @@ static void add_listener(struct tp_net *n, int family, uint16_t port)
 	n->listeners[n->nlisteners++].port = port;
 }
 
+/* The inode of the socket that descriptor @fd of @pid is, 0 if unknown. */
+static uint64_t fd_socket_inode(pid_t pid, int fd)
+{
+	char path[64], link[64];
+	unsigned long long ino;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len <= 8 || memcmp(link, "socket:[", 8) != 0)
+		return 0;
+	link[len] = '\0';
+	return sscanf(link + 8, "%llu]", &ino) == 1 ? ino : 0;
+}
+
+static bool accept_seen(const struct tp_net *n, uint64_t ino)
+{
+	unsigned i;
+
+	for (i = 0; ino && i < n->naccept_seen && i < ACCEPT_SEEN; i++)
+		if (n->accept_seen[i] == ino)
+			return true;
+	return false;
+}
+
+/* Remember that socket @ino has been noted (the oldest is forgotten: it
+ * is looked at once more, which is harmless).  A socket's protocol never
+ * changes, nor the port of a bound one. */
+static void remember_accept(struct tp_net *n, uint64_t ino)
+{
+	if (ino)
+		n->accept_seen[n->naccept_seen++ % ACCEPT_SEEN] = ino;
+}
+
+/* The inode of socket @fd, 0 if unknown. */
+static uint64_t socket_inode(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
 /* Note the TCP socket @fd (a copy of the tracee's): its cookie for a
  * connect, its port for an accept. */
 static void note_socket(struct tp_net *n, int fd, bool connecting)
 {
 	int proto = 0, family = 0;
 	socklen_t len = sizeof(int);
+	/* (of the copy: the tracee's other threads may have changed what
+	 * its descriptor is since the readlink()) */
+	uint64_t ino = connecting ? 0 : socket_inode(fd);
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) < 0 || proto != IPPROTO_TCP ||
-	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &len) < 0 ||
-	    (family != AF_INET && family != AF_INET6))
+	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) < 0)
 		return;
+	if (proto != IPPROTO_TCP ||
+	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &len) < 0 ||
+	    (family != AF_INET && family != AF_INET6)) {
+		if (!connecting && proto)
+			remember_accept(n, ino);	/* not TCP: never will be */
+		return;
+	}
 	if (connecting) {
 		uint64_t cookie = 0;
-		struct stat st;
 
 		len = sizeof(cookie);
-		if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len) == 0 && cookie &&
-		    fstat(fd, &st) == 0)
-			get(n, cookie, (uint64_t)st.st_ino, 0, 0)->open = true;
+		ino = socket_inode(fd);
+		if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len) == 0 && cookie && ino)
+			get(n, cookie, ino, 0, 0)->open = true;
 	} else {
 		struct sockaddr_storage ss;
 
+		uint16_t port;
+
 		len = sizeof(ss);
-		if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
-			add_listener(n, family, family == AF_INET ?
-				     ((struct sockaddr_in *)&ss)->sin_port :
-				     ((struct sockaddr_in6 *)&ss)->sin6_port);
+		if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+			return;
+		port = family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port :
+		       ((struct sockaddr_in6 *)&ss)->sin6_port;
+		add_listener(n, family, port);
+		if (port)	/* bound: its port is for good */
+			remember_accept(n, ino);
 	}
 }
 
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
+	bool connecting;
 	int pidfd, fd;
 
 	if (!n)
@@ -589,6 +651,13 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
 	    info.op != PTRACE_SYSCALL_INFO_SECCOMP)
 		return;
+	connecting = info.seccomp.nr == SYS_connect;
+	/* an accept on a socket noted before costs one readlink(), not
+	 * the copy and four calls on it */
+	if (!connecting) {
+		if (accept_seen(n, fd_socket_inode(pid, (int)info.seccomp.args[0])))
+			return;
+	}
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0)
 		return;
@@ -598,7 +667,7 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 	close(pidfd);
 	if (fd < 0)
 		return;
-	note_socket(n, fd, info.seccomp.nr == SYS_connect);
+	note_socket(n, fd, connecting);
 	close(fd);
 }
 

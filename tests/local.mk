@@ -40,3 +40,4 @@ include $(srcdir)/tests/gpu-net.mk
 include $(srcdir)/tests/engines.mk
 include $(srcdir)/tests/nest-peak.mk
 include $(srcdir)/tests/trace-out.mk
+include $(srcdir)/tests/bench-stops.mk
