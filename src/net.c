@@ -125,7 +125,9 @@ static uint64_t *fit(uint64_t *v, size_t n)
 		return NULL;
 	}
 	e = realloc(v, n * sizeof(*v));
-	return e ? e : v;
+	if (!e)
+		return v;	/* the larger block still holds them */
+	return e;
 }
 
 /* The kernel multicasts each TCP socket's last figures when it is
