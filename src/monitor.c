@@ -1315,6 +1315,8 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 		m->nest = nested_open();
 	so.traced_env = nested_env(m->nest);
 	so.untraced_close = nested_task_fd(m->nest);
+	/* a UNIX socket in every process of the tree, and no traffic */
+	net_skip_socket(m->net, nested_task_fd(m->nest));
 	pid = spawn_start(&so, &m->traced, status);
 	m->nest = nested_started(m->nest, pid > 0 && m->traced);
 	sandbox_filter_free(filter);

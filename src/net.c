@@ -51,6 +51,8 @@ struct tp_net {
 	size_t cap, n;
 	uint64_t *inherited;		/* sorted inodes of tpmon's own sockets */
 	size_t ninherited;
+	uint64_t *skip;			/* inodes of sockets that carry no traffic */
+	size_t nskip;
 	uint64_t *ino;			/* sorted inodes of the tree, this sample */
 	size_t nino, ino_cap;
 	bool had_sockets;		/* the last sample saw sockets of the tree */
@@ -186,6 +188,7 @@ void net_free(struct tp_net *n)
 		close(n->destroy_fd);
 	free(n->recs);
 	free(n->inherited);
+	free(n->skip);
 	free(n->ino);
 	free(n->listeners);
 	free(n);
@@ -443,6 +446,30 @@ static uint64_t fd_key(const struct tp_proc *p)
 	return p->single && p->run_ns != UINT64_MAX ? p->run_ns + 1 : 0;
 }
 
+void net_skip_socket(struct tp_net *n, int fd)
+{
+	struct stat st;
+
+	if (!n || fd < 0 || fstat(fd, &st) < 0)
+		return;
+	n->skip = xreallocarray(n->skip, n->nskip + 1, sizeof(*n->skip));
+	n->skip[n->nskip++] = (uint64_t)st.st_ino;
+}
+
+/* @v without the inodes to skip; returns how many are left. */
+static size_t drop_skipped(const struct tp_net *n, uint64_t *v, size_t cnt)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < cnt; i++) {
+		for (j = 0; j < n->nskip && n->skip[j] != v[i]; j++)
+			;
+		if (j == n->nskip)
+			v[k++] = v[i];
+	}
+	return k;
+}
+
 static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 {
 	struct tp_proc *p;
@@ -461,6 +488,7 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 
 			snprintf(pid, sizeof(pid), "%d", (int)p->pid);
 			if (scan_fds(pid, &v, &cnt, &cap) >= 0) {
+				cnt = drop_skipped(n, v, cnt);
 				free(p->sock_ino);
 				p->sock_ino = fit(v, cnt);
 				p->nsock = (unsigned)cnt;
