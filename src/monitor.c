@@ -549,8 +549,10 @@ static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
 	if (th && ev->tid == th->proc->pid) {
 		uint64_t hwm = (uint64_t)ev->ru.ru_maxrss;
 
-		th->proc->status = ev->status;
-		th->proc->status_known = true;
+		if (th->proc->life) {
+			th->proc->life->status = ev->status;
+			th->proc->life->status_known = true;
+		}
 
 		/* (a lifetime peak: not of a process older than --pid's attach) */
 		if (hwm > th->proc->hwm_kb && !th->proc->attached)
@@ -1457,6 +1459,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		   o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN));
 	m.self = getpid();
 	ptree_init(&m.tree);
+	m.tree.keep_lives = story_wanted(o);	/* before --pid adds processes */
 	if (proc_init() < 0 || setup_signals(&m, &old) < 0) {
 		perror_msg("setup");
 		status = TP_EXIT_FAILURE;

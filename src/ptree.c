@@ -40,6 +40,31 @@ static void close_fds(struct tp_ptree *t, struct tp_proc *p)
 	close_fd(t, &p->io_fd);
 }
 
+/* The story of a process born now, the next in order (the tree's count
+ * does not include it yet). */
+static struct tp_life *new_life(const struct tp_ptree *t, const struct tp_proc *parent)
+{
+	struct tp_life *l = xcalloc(1, sizeof(*l));
+
+	l->serial = t->total_processes + 1;
+	if (parent && parent->life)
+		l->parent_serial = parent->life->serial;
+	else if (t->total_processes > 0)
+		l->parent_serial = 1;	/* creator unknown: under the root */
+	l->born = t->now;
+	l->died = -1;
+	return l;
+}
+
+static void free_life(struct tp_life *l)
+{
+	if (!l)
+		return;
+	free(l->exe);
+	free(l->cmdline);
+	free(l);
+}
+
 void ptree_free(struct tp_ptree *t)
 {
 	unsigned i;
@@ -56,8 +81,7 @@ void ptree_free(struct tp_ptree *t)
 
 			t->pbuckets[i] = p->hnext;
 			close_fds(t, p);
-			free(p->exe);
-			free(p->cmdline);
+			free_life(p->life);
 			free(p->sock_ino);
 			free(p->base);
 			free(p);
@@ -101,7 +125,8 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 	if (p->nthreads > 0)
 		p->had_threads = true;
 	p->nthreads++;
-	p->threads_seen++;
+	if (p->life)
+		p->life->threads_seen++;
 	t->nthreads++;
 	return th;
 }
@@ -128,8 +153,6 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->stat_fd = -1;
 	p->sched_fd = -1;
 	p->io_fd = -1;
-	p->born = t->now;
-	p->died = -1;
 	/* born during a full PSS pass: not in it (the sample counts its RSS
 	 * instead), or a tree that grows would keep the pass from ending */
 	if (t->pass_rollups && t->pass_full)
@@ -137,12 +160,10 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	/* sockets are inherited; the main process may have got some */
 	p->net_flag = parent ? parent->net_flag : true;
 	p->nest_tag = parent ? parent->nest_tag : 0;
-	if (parent) {
+	if (parent)
 		parent->had_children = true;
-		p->parent_serial = parent->serial;
-	} else if (t->total_processes > 0) {
-		p->parent_serial = 1;	/* creator unknown: under the root */
-	}
+	if (t->keep_lives)
+		p->life = new_life(t, parent);
 	p->hnext = t->pbuckets[bucket(pid)];
 	t->pbuckets[bucket(pid)] = p;
 	p->next = t->live;
@@ -151,7 +172,6 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	t->live = p;
 	t->nlive++;
 	t->total_processes++;
-	p->serial = t->total_processes;
 	if (t->nlive > t->max_live)
 		t->max_live = t->nlive;
 	ptree_nest_born(t, p->nest_tag, 0);
@@ -242,7 +262,8 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 		if (g->live > 0)
 			g->live--;
 	}
-	p->died = t->now;
+	if (p->life)
+		p->life->died = t->now;
 	if (t->on_end)
 		t->on_end(t->on_end_arg, p, &a);
 	while (*pp != p)
@@ -255,8 +276,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	if (p->next)
 		p->next->prev = p->prev;
 	t->nlive--;
-	free(p->exe);
-	free(p->cmdline);
+	free_life(p->life);
 	free(p->sock_ino);
 	free(p->base);
 	free(p);

@@ -28,6 +28,23 @@ struct tp_acct {
 	struct proc_io io;
 };
 
+/* A process's story, for the process records and the trace: kept only
+ * when one of them is written (a task of 10,000 processes does without). */
+struct tp_life {
+	unsigned long serial;	/* 1, 2, ... in order of creation */
+	unsigned long parent_serial;	/* serial of its creator, 0 for the root */
+	double born, died;	/* s from the task's start (t->now then) */
+	char *exe;		/* owned, or NULL: executable after its last exec */
+	char *cmdline;		/* owned, or NULL: arguments joined by ' ', bounded */
+	unsigned threads_seen;	/* threads it ever had, its first included */
+	unsigned threads_peak;	/* most threads seen at once in its stat */
+	int status;		/* wait status of its leader, when status_known */
+	char comm[16];		/* the kernel's TASK_COMM_LEN: a user process's
+				 * name is at most 15 bytes */
+	bool status_known;
+	bool named;		/* exe and cmdline were read from its /proc */
+};
+
 struct tp_proc {
 	/* Fields are ordered by size, to leave no padding: a task of 10,000
 	 * live processes has 10,000 of these (bench/hostile-core). */
@@ -45,13 +62,7 @@ struct tp_proc {
 	uint64_t *sock_ino;	/* net, owned: inodes of its sockets at the
 				 * last fd scan, exactly nsock of them */
 	uint64_t net_key;	/* net: its CPU time at the last fd scan, +1 */
-
-	/* its story (process records, trace) */
-	unsigned long serial;	/* 1, 2, ... in order of creation */
-	unsigned long parent_serial;	/* serial of its creator, 0 for the root */
-	double born, died;	/* s from the task's start (t->now then) */
-	char *exe;		/* owned, or NULL: executable after its last exec */
-	char *cmdline;		/* owned, or NULL: arguments joined by ' ', bounded */
+	struct tp_life *life;	/* owned: its story, NULL unless t->keep_lives */
 
 	struct tp_proc *hnext;
 	struct tp_proc *prev, *next;	/* list of live processes */
@@ -66,11 +77,6 @@ struct tp_proc {
 	unsigned sample_gen;	/* the sampler's pass that last read its stat */
 	unsigned rollup_gen;	/* the full PSS pass that last read it */
 	unsigned nsock;		/* net: how many */
-	unsigned threads_seen;	/* story: threads it ever had, its first included */
-	unsigned threads_peak;	/* story: most threads seen at once in its stat */
-	int status;		/* story: wait status of its leader, when status_known */
-	char comm[16];		/* the kernel's TASK_COMM_LEN: a user process's
-				 * name is at most 15 bytes */
 	bool single;		/* one thread at the last stat read */
 	bool had_threads;	/* more than one thread was ever seen */
 	bool had_children;	/* it created a process of the tree */
@@ -79,8 +85,6 @@ struct tp_proc {
 	bool net_flag;		/* net: may hold a TCP connection (it connected or
 				 * accepted one, or had sockets at its last scan,
 				 * or its parent had): its descriptors are scanned */
-	bool status_known;	/* story */
-	bool named;		/* story: exe and cmdline were read from its /proc */
 };
 
 /* nested.c: a subtree an inner tpmon registered (the child of @owner and
@@ -104,6 +108,7 @@ struct tp_ptree {
 	unsigned nlive;			/* live processes */
 	unsigned nthreads;		/* live threads */
 	unsigned long total_processes;	/* processes ever seen */
+	bool keep_lives;		/* give each process a struct tp_life */
 	unsigned max_live;		/* peak of nlive */
 	struct tp_acct dead;		/* sum over ended processes */
 	uint64_t layout_key;		/* sampler: memory layout at the last sample */

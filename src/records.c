@@ -51,25 +51,27 @@ static json_t *opt_text(const char *s)
 
 const char *records_name(const struct tp_proc *p)
 {
+	const struct tp_life *l = p->life;
 	const char *slash;
 
-	if (!p->exe)
-		return p->comm[0] ? p->comm : "?";
-	slash = strrchr(p->exe, '/');
-	return slash && slash[1] ? slash + 1 : p->exe;
+	if (!l->exe)
+		return l->comm[0] ? l->comm : "?";
+	slash = strrchr(l->exe, '/');
+	return slash && slash[1] ? slash + 1 : l->exe;
 }
 
 json_t *records_figures(const struct tp_proc *p, const struct tp_acct *a)
 {
+	const struct tp_life *l = p->life;
 	json_t *o = json_object();
-	int st = p->status;
+	int st = l->status;
 
-	json_object_set_new(o, "executable", p->exe ? jsontext_new(p->exe) :
-			    p->comm[0] ? jsontext_new(p->comm) : json_null());
-	json_object_set_new(o, "command", opt_text(p->cmdline));
-	json_object_set_new(o, "exit_status", p->status_known && WIFEXITED(st) ?
+	json_object_set_new(o, "executable", l->exe ? jsontext_new(l->exe) :
+			    l->comm[0] ? jsontext_new(l->comm) : json_null());
+	json_object_set_new(o, "command", opt_text(l->cmdline));
+	json_object_set_new(o, "exit_status", l->status_known && WIFEXITED(st) ?
 			    json_integer(WEXITSTATUS(st)) : json_null());
-	json_object_set_new(o, "signal", p->status_known && WIFSIGNALED(st) ?
+	json_object_set_new(o, "signal", l->status_known && WIFSIGNALED(st) ?
 			    json_integer(WTERMSIG(st)) : json_null());
 	json_object_set_new(o, "cpu_time", real((double)a->cpu_ns / 1e9, 1e6));
 	json_object_set_new(o, "peak_rss", real((double)p->hwm_kb / 1024.0, 1e3));
@@ -77,8 +79,8 @@ json_t *records_figures(const struct tp_proc *p, const struct tp_acct *a)
 	json_object_set_new(o, "bytes_written", json_integer((json_int_t)a->io.write_bytes));
 	json_object_set_new(o, "rchar", json_integer((json_int_t)a->io.rchar));
 	json_object_set_new(o, "wchar", json_integer((json_int_t)a->io.wchar));
-	json_object_set_new(o, "threads", json_integer(p->threads_seen > p->threads_peak ?
-						     p->threads_seen : p->threads_peak));
+	json_object_set_new(o, "threads", json_integer(l->threads_seen > l->threads_peak ?
+						     l->threads_seen : l->threads_peak));
 	return o;
 }
 
@@ -88,17 +90,17 @@ void records_add(struct tp_records *r, const struct tp_proc *p, const struct tp_
 	char *line;
 	size_t n;
 
-	if (!r)
+	if (!r || !p->life)
 		return;
 	r->total++;
 	o = json_object();
-	json_object_set_new(o, "id", json_integer((json_int_t)p->serial));
-	json_object_set_new(o, "parent", p->parent_serial ?
-			    json_integer((json_int_t)p->parent_serial) : json_null());
+	json_object_set_new(o, "id", json_integer((json_int_t)p->life->serial));
+	json_object_set_new(o, "parent", p->life->parent_serial ?
+			    json_integer((json_int_t)p->life->parent_serial) : json_null());
 	json_object_set_new(o, "pid", json_integer(p->pid));
-	json_object_set_new(o, "ppid", json_integer(p->serial == 1 ? r->monitor : p->ppid));
-	json_object_set_new(o, "start", real(p->born, 1e6));
-	json_object_set_new(o, "end", real(p->died, 1e6));
+	json_object_set_new(o, "ppid", json_integer(p->life->serial == 1 ? r->monitor : p->ppid));
+	json_object_set_new(o, "start", real(p->life->born, 1e6));
+	json_object_set_new(o, "end", real(p->life->died, 1e6));
 	fig = records_figures(p, a);
 	json_object_update(o, fig);
 	json_decref(fig);

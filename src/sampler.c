@@ -180,13 +180,15 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 	if (st.state == 'Z' || st.state == 'X' || (st.flags & PROC_PF_EXITING))
 		t->exiting++;
 	p->single = st.num_threads == 1;
-	if (st.num_threads > (long)p->threads_peak)
-		p->threads_peak = (unsigned)st.num_threads;
+	if (p->life && st.num_threads > (long)p->life->threads_peak)
+		p->life->threads_peak = (unsigned)st.num_threads;
 	p->run_ns = have_run ? run_ns : UINT64_MAX;
 	if (!p->starttime)
 		p->starttime = st.starttime;
-	memcpy(p->comm, st.comm, sizeof(p->comm) - 1);
-	p->comm[sizeof(p->comm) - 1] = '\0';
+	if (p->life) {
+		memcpy(p->life->comm, st.comm, sizeof(p->life->comm) - 1);
+		p->life->comm[sizeof(p->life->comm) - 1] = '\0';
+	}
 	cpu_ns = (st.utime + st.stime) * (1000000000ull / (uint64_t)ticks);
 	/* a process that did not run did no I/O either */
 	if (cpu_ns != p->sampled.cpu_ns || !p->rollup_key)

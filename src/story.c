@@ -64,28 +64,32 @@ void story_born(const struct tp_story *st, const struct tp_ptree *t, struct tp_p
 {
 	const struct tp_proc *parent = p->ppid > 0 ? ptree_proc(t, p->ppid) : NULL;
 
-	if (!st || !parent || p->named)
+	if (!st || !parent || !parent->life || !p->life || p->life->named)
 		return;
-	p->exe = dup_or_null(parent->exe);
-	p->cmdline = dup_or_null(parent->cmdline);
+	p->life->exe = dup_or_null(parent->life->exe);
+	p->life->cmdline = dup_or_null(parent->life->cmdline);
 }
 
 /* Read @p's executable and command line; keep the old ones when the
  * process is gone already. */
 static void name_proc(struct tp_proc *p)
 {
-	char exe[4096], *cmd = xmalloc(CMDLINE_MAX + 4);
+	struct tp_life *l = p->life;
+	char exe[4096], *cmd;
 
-	p->named = true;
+	if (!l)
+		return;
+	cmd = xmalloc(CMDLINE_MAX + 4);
+	l->named = true;
 	if (proc_read_exe(p->pid, exe, sizeof(exe)) == 0) {
-		free(p->exe);
-		p->exe = xstrdup(exe);
+		free(l->exe);
+		l->exe = xstrdup(exe);
 	}
 	if (proc_read_cmdline(p->pid, cmd, CMDLINE_MAX + 1) == 0) {
 		if (strlen(cmd) == CMDLINE_MAX)
 			strcpy(cmd + CMDLINE_MAX - 3, "...");	/* cut */
-		free(p->cmdline);
-		p->cmdline = cmd;
+		free(l->cmdline);
+		l->cmdline = cmd;
 	} else {
 		free(cmd);
 	}
@@ -113,7 +117,7 @@ void story_sample(struct tp_story *st, struct tp_ptree *t, const struct tp_sampl
 		return;
 	/* without exec events (poll mode) a process is named when seen */
 	for (p = t->live; p; p = p->next)
-		if (!p->named)
+		if (p->life && !p->life->named)
 			name_proc(p);
 	memset(&pt, 0, sizeof(pt));
 	pt.t = s->t;

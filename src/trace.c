@@ -128,27 +128,30 @@ struct tp_trace *trace_open(const char *template, pid_t monitor)
 
 void trace_process(struct tp_trace *tr, const struct tp_proc *p, const struct tp_acct *a)
 {
-	const char *name = records_name(p);
-	double dur = p->died > p->born ? p->died - p->born : 0;
+	const struct tp_life *l = p->life;
+	const char *name;
+	double dur;
 	json_t *args;
 	size_t mark;
 	int bad;
 
-	if (!tr)
+	if (!tr || !l)
 		return;
+	name = records_name(p);
+	dur = l->died > l->born ? l->died - l->born : 0;
 	mark = tr->len;
 	bad = meta(tr, p->pid, "process_name", json_pack("{s:o}", "name", jsontext_new(name)));
 	/* creation order: a parent's track comes before its children's */
 	bad |= meta(tr, p->pid, "process_sort_index",
-		    json_pack("{s:I}", "sort_index", (json_int_t)p->serial));
+		    json_pack("{s:I}", "sort_index", (json_int_t)l->serial));
 	bad |= meta(tr, p->pid, "thread_name", json_pack("{s:o}", "name", jsontext_new(name)));
 	args = records_figures(p, a);
-	json_object_set_new(args, "id", json_integer((json_int_t)p->serial));
-	json_object_set_new(args, "parent", p->parent_serial ?
-			    json_integer((json_int_t)p->parent_serial) : json_null());
+	json_object_set_new(args, "id", json_integer((json_int_t)l->serial));
+	json_object_set_new(args, "parent", l->parent_serial ?
+			    json_integer((json_int_t)l->parent_serial) : json_null());
 	bad |= emit(tr, json_pack("{s:o, s:s, s:s, s:o, s:o, s:i, s:i, s:o}", "name",
 				  jsontext_new(name), "cat", "process", "ph", "X",
-				  "ts", us(p->born), "dur", us(dur),
+				  "ts", us(l->born), "dur", us(dur),
 				  "pid", (int)p->pid, "tid", (int)p->pid, "args", args));
 	unit_done(tr, &tr->procs, mark, !bad);
 }
