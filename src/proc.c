@@ -229,6 +229,17 @@ ssize_t proc_pread(int fd, char *buf, size_t len)
 	return total;
 }
 
+int proc_statm_parse(const char *buf, uint64_t *size, uint64_t *resident)
+{
+	unsigned long long s, r;
+
+	if (sscanf(buf, "%llu %llu", &s, &r) != 2)
+		return -1;
+	*size = s;
+	*resident = r;
+	return 0;
+}
+
 int proc_open(const char *path)
 {
 	return openat(proc_fd, path, O_RDONLY | O_CLOEXEC);

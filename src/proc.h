@@ -59,6 +59,9 @@ int proc_status_ids_parse(const char *buf, pid_t *tgid, pid_t *ppid);
 int proc_init(void);
 ssize_t proc_read(const char *path, char *buf, size_t len);
 ssize_t proc_pread(int fd, char *buf, size_t len);
+/* /proc/PID/statm's size and resident (the first two fields), in pages.
+ * 0 or -1. */
+int proc_statm_parse(const char *buf, uint64_t *size, uint64_t *resident);
 int proc_open(const char *path);
 bool proc_exists(const char *path);	/* O_RDONLY|O_CLOEXEC fd, or -1 */
 

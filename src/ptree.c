@@ -21,6 +21,7 @@ void ptree_init(struct tp_ptree *t)
 	t->fd_budget = 768;	/* under the usual 1024, until told the limit */
 	t->sample_gen = 1;	/* a new process has 0: not read in this pass */
 	t->rollup_gen = 1;
+	t->mem_gen = 1;
 }
 
 static void close_fd(struct tp_ptree *t, int *fd)
@@ -38,6 +39,7 @@ static void close_fds(struct tp_ptree *t, struct tp_proc *p)
 	close_fd(t, &p->stat_fd);
 	close_fd(t, &p->sched_fd);
 	close_fd(t, &p->io_fd);
+	close_fd(t, &p->statm_fd);
 }
 
 /* The story of a process born now, the next in order (the tree's count
@@ -152,6 +154,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->ppid = ppid;
 	p->stat_fd = -1;
 	p->sched_fd = -1;
+	p->statm_fd = -1;
 	p->io_fd = -1;
 	/* born during a full PSS pass: not in it (the sample counts its RSS
 	 * instead), or a tree that grows would keep the pass from ending */

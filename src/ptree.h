@@ -73,6 +73,8 @@ struct tp_proc {
 	int stat_fd;		/* cached /proc/PID/stat, -1 if not open */
 	int sched_fd;		/* cached /proc/PID/schedstat, -1 if not open */
 	int io_fd;		/* cached /proc/PID/io, -1 if not open */
+	int statm_fd;		/* cached /proc/PID/statm, -1 if not open */
+	unsigned mem_gen;	/* the memory pass that last read it */
 	unsigned nest_tag;	/* nested.c: 1 + its subtree's registration, 0: none */
 	unsigned sample_gen;	/* the sampler's pass that last read its stat */
 	unsigned rollup_gen;	/* the full PSS pass that last read it */
@@ -101,6 +103,14 @@ struct tp_nest {
 	double peak_at;			/* when that peak was first reached (now) */
 };
 
+/* The tree's resident and virtual size, from one pass over its processes. */
+struct tp_stat_sums {
+	uint64_t rss_kb, vm_kb;		/* sums over the live processes */
+	uint64_t biggest_kb;		/* the largest RSS */
+	pid_t biggest;			/* the process with the largest RSS */
+	double at;			/* s from the start, at the end of the pass */
+};
+
 struct tp_ptree {
 	struct tp_proc **pbuckets;
 	struct tp_thread **tbuckets;
@@ -117,15 +127,14 @@ struct tp_ptree {
 	unsigned sample_gen;		/* sampler: the stat pass in progress (from 1) */
 	unsigned rollup_gen;		/* sampler: the full PSS pass in progress (from 1) */
 	bool in_stat_pass;		/* sampler: a stat pass is cut short, to go on */
+	bool in_mem_pass;		/* sampler: a memory pass is cut short, to go on */
+	unsigned mem_gen;		/* sampler: the memory pass in progress (from 1) */
+	struct tp_stat_sums mem_acc;	/* sampler: its sums so far */
 	bool pass_rollups;		/* sampler: stat pass done, PSS reads going on */
 	bool pass_full;			/* sampler: they are a full PSS pass */
 	bool pass_read_any;		/* sampler: some PSS was read in this pass */
 	uint64_t pass_layout;		/* sampler: the layout its stat pass found */
-	struct tp_stat_sums {		/* sampler: the last complete stat pass */
-		uint64_t rss_kb, vm_kb;	/* sums over the live processes */
-		pid_t biggest;		/* the process with the largest RSS */
-		double at;		/* s from the start */
-	} sums;
+	struct tp_stat_sums sums;	/* sampler: of the last complete stat pass */
 	unsigned stat_passes;		/* sampler: complete stat passes */
 	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
 	unsigned fd_budget;		/* sampler: how many may be kept open */

@@ -21,7 +21,7 @@
  * at each read, so a tree larger than the budget costs more but loses
  * nothing (it used to lose the memory of every process it could not
  * open a descriptor for). */
-enum cache_rank { CACHE_STAT = 3, CACHE_SCHED = 2, CACHE_IO = 1 };
+enum cache_rank { CACHE_STAT = 3, CACHE_SCHED = 2, CACHE_STATM = 2, CACHE_IO = 1 };
 
 static int cache_open(struct tp_ptree *t, pid_t pid, const char *file, enum cache_rank rank)
 {
@@ -292,7 +292,7 @@ static bool stat_pass(struct tp_ptree *t, double now, const struct tp_until *sto
 static void end_stat_pass(struct tp_ptree *t, double now)
 {
 	const struct tp_proc *p;
-	struct tp_stat_sums s = { 0, 0, 0, now };
+	struct tp_stat_sums s = { 0, 0, 0, 0, now };
 	uint64_t big = 0;
 
 	for (p = t->live; p; p = p->next) {
@@ -303,6 +303,7 @@ static void end_stat_pass(struct tp_ptree *t, double now)
 			s.biggest = p->pid;
 		}
 	}
+	s.biggest_kb = big;
 	t->sums = s;
 	t->stat_passes++;
 	t->in_stat_pass = false;
@@ -336,6 +337,67 @@ static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *st
 		done++;
 	}
 	return read_any;
+}
+
+/* --- memory passes ---------------------------------------------------- */
+
+/* @p's size and resident size, in kB, from its statm. */
+static int read_statm(struct tp_ptree *t, struct tp_proc *p, uint64_t *vm_kb, uint64_t *rss_kb)
+{
+	char buf[128];
+	uint64_t size, resident, page_kb = (uint64_t)proc_page_size() / 1024;
+
+	if (p->statm_fd < 0)
+		p->statm_fd = cache_open(t, p->pid, "statm", CACHE_STATM);
+	if (p->statm_fd >= 0) {
+		if (proc_pread(p->statm_fd, buf, sizeof(buf)) <= 0)
+			return -1;
+	} else {
+		char path[32];
+
+		snprintf(path, sizeof(path), "%d/statm", (int)p->pid);
+		if (proc_read(path, buf, sizeof(buf)) <= 0)
+			return -1;
+	}
+	if (proc_statm_parse(buf, &size, &resident) < 0)
+		return -1;
+	*vm_kb = size * page_kb;
+	*rss_kb = resident * page_kb;
+	return 0;
+}
+
+bool sampler_mem_pass(struct tp_ptree *t, double now, const struct tp_until *stop_at)
+{
+	struct tp_stat_sums *s = &t->mem_acc;
+	unsigned done = 0;
+	struct tp_proc *p;
+
+	if (!t->in_mem_pass) {
+		memset(s, 0, sizeof(*s));
+		t->in_mem_pass = true;
+	}
+	for (p = t->live; p; p = p->next) {
+		uint64_t vm_kb, rss_kb;
+
+		if (p->mem_gen == t->mem_gen)
+			continue;
+		if (out_of_time(stop_at, done))
+			return false;
+		p->mem_gen = t->mem_gen;
+		done++;
+		if (read_statm(t, p, &vm_kb, &rss_kb) < 0)
+			continue;	/* gone: its memory with it */
+		s->rss_kb += rss_kb;
+		s->vm_kb += vm_kb;
+		if (rss_kb >= s->biggest_kb) {
+			s->biggest_kb = rss_kb;
+			s->biggest = p->pid;
+		}
+	}
+	s->at = now;
+	t->in_mem_pass = false;
+	t->mem_gen++;
+	return true;
 }
 
 /* Fill @s from every live process's latest figures; @stable: whether

@@ -49,6 +49,13 @@ struct tp_until {
 bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at,
 		    struct tp_sample *s);
 
+/* A memory pass: the resident and virtual size of every live process,
+ * from /proc/PID/statm (1.2 us a process, where a stat pass reads
+ * schedstat, stat and io: 7.4 us), summed into t->mem_acc.  For the
+ * memory limits of a big tree while a slow sample goes on.  Stops at
+ * @stop_at like sampler_sample(); true when the pass is complete. */
+bool sampler_mem_pass(struct tp_ptree *t, double now, const struct tp_until *stop_at);
+
 /* Process @p has just started (its attach stop was resumed): open the
  * file read when it ends, now that nothing waits on tpmon, so that its
  * end costs one pread() instead of an open on the path of its parent's

@@ -1,5 +1,6 @@
 /* test-proc.c: the /proc parsers on real and hostile snapshots. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "proc.h"
@@ -106,6 +107,29 @@ static void test_rollup_status(void)
 	ok(proc_status_ids_parse("Name:\tx\n", &tgid, &ppid) < 0, "status without ids rejected");
 }
 
+static void test_statm(void)
+{
+	uint64_t size = 0, res = 0;
+	struct proc_stat st;
+	char buf[128];
+	ssize_t n;
+
+	ok(proc_statm_parse("2961 406 300 25 0 150 0\n", &size, &res) == 0, "statm parses");
+	is_int((long)size, 2961, "statm size (pages)");
+	is_int((long)res, 406, "statm resident (pages)");
+	ok(proc_statm_parse("\n", &size, &res) < 0, "empty statm rejected");
+	ok(proc_init() == 0, "/proc opens");
+	/* the memory passes read statm where the samples read stat: the two
+	 * tell the same resident size, up to the kernel's per-CPU batching
+	 * (stat reads the counters' estimate, statm their exact sum, which
+	 * differ by up to 32 pages a CPU here) */
+	n = proc_read("self/statm", buf, sizeof(buf));
+	ok(n > 0 && proc_statm_parse(buf, &size, &res) == 0 && proc_read_stat(getpid(), &st) == 0,
+	   "own statm and stat read");
+	ok(res > 0 && labs((long)res - (long)st.rss) <= 1024 * 1024 / sysconf(_SC_PAGESIZE),
+	   "statm's resident is stat's rss, within 1 MB");
+}
+
 static void test_readers(void)
 {
 	struct proc_stat st;
@@ -126,5 +150,6 @@ int main(void)
 	test_io();
 	test_rollup_status();
 	test_readers();
+	test_statm();
 	return done();
 }

@@ -1,6 +1,10 @@
 /* test-ptree.c: the process table's bookkeeping: counts, thread vs
  * process, exec by a non-leader thread, and totals that never double count. */
+#include <stdlib.h>
+#include <unistd.h>
+#include "proc.h"
 #include "ptree.h"
+#include "sampler.h"
 #include "tap.h"
 
 static void test_counts(void)
@@ -72,10 +76,43 @@ static void test_many(void)
 	ptree_free(&t);
 }
 
+/* A memory pass sums the resident sizes of the live processes, skips
+ * the gone ones, names the biggest, and can be cut and resumed. */
+static void test_mem_pass(void)
+{
+	struct tp_ptree t;
+	struct proc_stat st;
+	struct tp_until now_stop = { 0, 0, 0 };	/* already past */
+	uint64_t page_kb = (uint64_t)proc_page_size() / 1024;
+	pid_t pid;
+	int i;
+
+	ok(proc_init() == 0, "/proc opens");
+	ptree_init(&t);
+	ptree_add_proc(&t, getpid(), 0);
+	/* processes of no such pid: gone, counted as nothing */
+	for (pid = 0x3fffff00, i = 0; i < 20; i++)
+		ptree_add_proc(&t, pid + i, getpid());
+	ok(!sampler_mem_pass(&t, 1.0, &now_stop), "a pass out of time stops after a few");
+	ok(t.in_mem_pass, "and is to go on");
+	ok(sampler_mem_pass(&t, 2.0, NULL), "it ends at the next call");
+	ok(!t.in_mem_pass, "no pass in progress after it");
+	ok(proc_read_stat(getpid(), &st) == 0, "own stat reads");
+	/* stat's rss is the kernel's per-CPU estimate, statm's the exact
+	 * sum: within 1 MB */
+	ok(labs((long)t.mem_acc.rss_kb - (long)(st.rss * page_kb)) <= 1024,
+	   "RSS: this process's, the gone ones 0");
+	is_int(t.mem_acc.biggest, getpid(), "the biggest is this process");
+	ok(t.mem_acc.at == 2.0, "dated at the end of the pass");
+	ok(sampler_mem_pass(&t, 3.0, NULL) && t.mem_acc.rss_kb > 0, "a new pass reads every process again");
+	ptree_free(&t);
+}
+
 int main(void)
 {
 	test_counts();
 	test_exec_moved();
 	test_many();
+	test_mem_pass();
 	return done();
 }
