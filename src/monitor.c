@@ -829,6 +829,19 @@ static double hard_deadline(const struct tp_monitor *m)
 	return at;
 }
 
+/* When the work of this turn must stop (sampler_sample(),
+ * sampler_mem_pass()): the turn's end or the next hard deadline. */
+static struct tp_until turn_until(const struct tp_monitor *m, double recheck)
+{
+	double hard = hard_deadline(m);
+	struct tp_until u;
+
+	u.mono = m->t0 + (hard < m->turn_end ? hard : m->turn_end);
+	u.cpu = m->turn_cpu_end;
+	u.recheck = recheck;
+	return u;
+}
+
 /* How long samples may wait for a long PSS pass (sampler_sample()): no
  * longer than they come, and as short as the memory limits need. */
 static double recheck_every(const struct tp_monitor *m)
@@ -873,9 +886,7 @@ static void check_memory(struct tp_monitor *m)
 	newest = t->sums.at > t->mem_acc.at ? t->sums.at : t->mem_acc.at;
 	if (!t->in_mem_pass && (!m->sampling || now - newest < recheck_every(m)))
 		return;
-	until.mono = m->t0 + (hard_deadline(m) < m->turn_end ? hard_deadline(m) : m->turn_end);
-	until.cpu = m->turn_cpu_end;
-	until.recheck = 0;
+	until = turn_until(m, 0);
 	if (sampler_mem_pass(&m->tree, now, &until))
 		take_sums(m, &m->tree.mem_acc);
 }
@@ -883,7 +894,7 @@ static void check_memory(struct tp_monitor *m)
 static void sample(struct tp_monitor *m)
 {
 	struct tp_sample s;
-	double t = now_rel(m), cost, hard = hard_deadline(m);
+	double t = now_rel(m), cost;
 	struct tp_until until;
 	bool done;
 
@@ -894,9 +905,7 @@ static void sample(struct tp_monitor *m)
 		if (!m->traced && !m->tree.pass_rollups)
 			sampler_discover(&m->tree, m->root, m->self);
 	}
-	until.mono = m->t0 + (hard < m->turn_end ? hard : m->turn_end);
-	until.cpu = m->turn_cpu_end;
-	until.recheck = recheck_every(m);
+	until = turn_until(m, recheck_every(m));
 	done = sampler_sample(&m->tree, t, m->phase == TP_RUNNING ? &until : NULL, &s);
 	m->sample_cost += now_rel(m) - t;
 	if (!done) {

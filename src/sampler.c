@@ -288,23 +288,32 @@ static bool stat_pass(struct tp_ptree *t, double now, const struct tp_until *sto
 	return true;
 }
 
+/* Add one process's sizes to @s. */
+static void add_sizes(struct tp_stat_sums *s, pid_t pid, uint64_t vm_kb, uint64_t rss_kb)
+{
+	s->rss_kb += rss_kb;
+	s->vm_kb += vm_kb;
+	if (rss_kb >= s->biggest_kb) {
+		s->biggest_kb = rss_kb;
+		s->biggest = pid;
+	}
+}
+
+/* The sizes every live process had at its last stat read. */
+static void stat_sizes(const struct tp_ptree *t, struct tp_stat_sums *s, double now)
+{
+	const struct tp_proc *p;
+
+	memset(s, 0, sizeof(*s));
+	for (p = t->live; p; p = p->next)
+		add_sizes(s, p->pid, p->vm_kb, p->rss_kb);
+	s->at = now;
+}
+
 /* End of a stat pass: its sums, for the limits that need no PSS. */
 static void end_stat_pass(struct tp_ptree *t, double now)
 {
-	const struct tp_proc *p;
-	struct tp_stat_sums s = { 0, 0, 0, 0, now };
-	uint64_t big = 0;
-
-	for (p = t->live; p; p = p->next) {
-		s.rss_kb += p->rss_kb;
-		s.vm_kb += p->vm_kb;
-		if (p->rss_kb >= big) {
-			big = p->rss_kb;
-			s.biggest = p->pid;
-		}
-	}
-	s.biggest_kb = big;
-	t->sums = s;
+	stat_sizes(t, &t->sums, now);
 	t->stat_passes++;
 	t->in_stat_pass = false;
 	t->sample_gen++;	/* the next stat pass reads every process again */
@@ -385,14 +394,8 @@ bool sampler_mem_pass(struct tp_ptree *t, double now, const struct tp_until *sto
 			return false;
 		p->mem_gen = t->mem_gen;
 		done++;
-		if (read_statm(t, p, &vm_kb, &rss_kb) < 0)
-			continue;	/* gone: its memory with it */
-		s->rss_kb += rss_kb;
-		s->vm_kb += vm_kb;
-		if (rss_kb >= s->biggest_kb) {
-			s->biggest_kb = rss_kb;
-			s->biggest = p->pid;
-		}
+		if (read_statm(t, p, &vm_kb, &rss_kb) == 0)
+			add_sizes(s, p->pid, vm_kb, rss_kb);	/* else gone, its memory too */
 	}
 	s->at = now;
 	t->in_mem_pass = false;
@@ -404,25 +407,22 @@ bool sampler_mem_pass(struct tp_ptree *t, double now, const struct tp_until *sto
  * its PSS sum counts (see sampler_sample()). */
 static void fill_sample(struct tp_ptree *t, struct tp_sample *s, bool stable)
 {
+	struct tp_stat_sums sz;
 	struct tp_proc *p;
-	uint64_t rss = 0, pss = 0, vm = 0, swap = 0, big = 0;
+	uint64_t pss = 0, swap = 0;
 
 	memset(s, 0, sizeof(*s));
+	stat_sizes(t, &sz, 0);
 	for (p = t->live; p; p = p->next) {
-		rss += p->rss_kb;
 		/* PSS never exceeds RSS; the two are read at different
 		 * instants, so hold the sum to that */
 		pss += p->pss_kb && p->pss_kb < p->rss_kb ? p->pss_kb : p->rss_kb;
-		vm += p->vm_kb;
 		swap += p->swap_kb;
-		if (p->rss_kb >= big) {
-			big = p->rss_kb;
-			s->biggest_pid = p->pid;
-		}
 	}
-	s->rss_mb = (double)rss / 1024.0;
+	s->biggest_pid = sz.biggest;
+	s->rss_mb = (double)sz.rss_kb / 1024.0;
 	s->pss_mb = (double)pss / 1024.0;
-	s->vm_mb = (double)vm / 1024.0;
+	s->vm_mb = (double)sz.vm_kb / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
 	s->pss_stable = stable;
 	ptree_total_acct(t, &s->acct);
