@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## bench/local.mk: `make bench` runs the benchmark against the built tpmon
 ## (included by Makefile.am).  The bench compiles its own workloads with
 ## cc at run time, so nothing here is built by `make all`.

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: MIT
 dnl TP_CHECK_CFLAG(FLAG, ACTION-IF-OK): does the C compiler accept FLAG?
 AC_DEFUN([TP_CHECK_CFLAG], [
 	AS_VAR_PUSHDEF([tp_var], [tp_cv_cflag_$1])

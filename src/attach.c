@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* attach.c: --pid.  The tree of a running process is read from /proc
  * (every process's parent from its stat), each thread of it is seized,
  * and the scan is repeated until it finds nothing new: a thread not yet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* attach.h: --pid, following a process that is already running.  Seizes
  * every thread of it and of its descendants as they are in /proc, again
  * until a scan finds nothing new, so that nothing created during the

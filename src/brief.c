@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* brief.c: a human summary of the run, a few lines in the manner of
  * `time -v`: what the task was, how it ended, and the figures a person
  * looks for first, with where the files went.  Engines never see it:

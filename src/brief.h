@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* brief.h: the few lines tpmon prints at the end of a run when its
  * stderr is a terminal (not in cctools mode, not with --quiet). */
 #ifndef TPMON_BRIEF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cctools.c: the cctools view of a summary.  The names are those of
  * cctools' rmsummary parser (dttools/src/rmsummary.c, the same in cctools
  * 8.0 and the current source): resources as [number, "unit"], a few

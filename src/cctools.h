@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cctools.h: the cctools view of a summary: only the fields that cctools'
  * rmsummary parser knows, so that Work Queue, TaskVine and Makeflow read
  * it without a notice (or a fatal error, for unknown objects). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.c: time sources. */
 #include <time.h>
 #include "clock.h"

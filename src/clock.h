@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.h: monotonic and wall-clock time in seconds (double). */
 #ifndef TPMON_CLOCK_H
 #define TPMON_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compat.h: small portability and convenience macros shared by all files. */
 #ifndef TPMON_COMPAT_H
 #define TPMON_COMPAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* disk.c: directory footprint.  Each file counts the larger of its
  * allocated blocks and its apparent size, so neither errs low: 100,000
  * one-byte files use 400 MB of blocks, and a sparse 20 GB file counts

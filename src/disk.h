@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* disk.h: the footprint of the measured directories (allocated blocks and
  * file count), walked by a background thread so the event loop never stalls. */
 #ifndef TPMON_DISK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.c: diagnostics.  Each message is formatted once and written with a
  * single write(2), so lines never interleave with the task's own output. */
 #include <errno.h>

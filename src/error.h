@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task;
  * warnings that cctools mode keeps off the task's output. */
 #ifndef TPMON_ERROR_H

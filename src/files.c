@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* files.c: counting opens per path.  At each open-family seccomp stop the
  * path argument is read from the tracee with process_vm_readv() and the
  * file's device and size before the open are taken with stat() through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* files.h: the files a task opens (--with-inotify), seen through the
  * seccomp filter's PTRACE_EVENT_SECCOMP stops, written as TEMPLATE.files
  * in resource_monitor's layout. */

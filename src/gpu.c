@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu.c: NVIDIA GPUs through NVML, loaded with dlopen() at run time.  At
  * each sample and for each device: the compute processes and their GPU
  * memory (nvmlDeviceGetComputeRunningProcesses, _v3, _v2 or the first

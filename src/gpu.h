@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gpu.h: the tree's use of NVIDIA GPUs, through NVML loaded at run time
  * (libnvidia-ml.so.1 is never linked: without it, every GPU figure is
  * unknown). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jsontext.c: untrusted text as a JSON string (invalid UTF-8 becomes
  * U+FFFD), shared by the summary, the process records and the trace. */
 #include <string.h>

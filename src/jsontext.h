@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jsontext.h: JSON strings from untrusted text (command lines, host and
  * file names) for the files tpmon writes with jansson. */
 #ifndef TPMON_JSONTEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* limits.c: limit specifications from JSON objects, resource_monitor's
  * "res: value" text and files, and their evaluation against measured
  * values.  Every parser works on a copy so that a rejected spec leaves the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* limits.h: limit specifications (parsed from JSON files, "res: value"
  * strings and files) and their evaluation against measured values. */
 #ifndef TPMON_LIMITS_H

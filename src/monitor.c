@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* monitor.c: the event loop.  One thread that sleeps in sigtimedwait() on
  * SIGCHLD and the termination signals, with the nearest deadline (next
  * sample, wall-time limit, kill grace) as its timeout: one syscall per

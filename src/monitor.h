@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* monitor.h: running the task under watch: the event loop that ties the
  * tracer, the sampler, the disk walker and the watchdog together. */
 #ifndef TPMON_MONITOR_H

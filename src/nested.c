@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nested.c: a tpmon inside a tpmon.  The outer traces every process and
  * keeps, per registered subtree, the totals of its ended processes and
  * its peak of live ones (ptree.c counts them); it answers an inner tpmon,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nested.h: a tpmon inside a tpmon (see doc/INTERNALS.md, "Nested tpmon").
  * The outer, which traces, hands its task a datagram socket (its number in
  * TPMON_NEST_FD); an inner tpmon that cannot trace registers its child

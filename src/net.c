@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.c: per-task TCP byte counts without privileges.  At each sample the
  * socket inodes of the tree are read from /proc/PID/fd (only for
  * processes that ran since their last scan), then the kernel's TCP table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.h: bytes the tree sent and received over TCP, per task and without
  * privileges: the tree's sockets (socket:[inode] links in /proc/PID/fd)
  * looked up in the kernel's socket table through sock_diag. */

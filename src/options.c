@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c: getopt_long over tpmon's options and resource_monitor's, so
  * that engines which call resource_monitor can call tpmon unchanged. */
 #include <errno.h>

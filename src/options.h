@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.h: the command line, parsed once into one const struct that the
  * rest of tpmon reads. */
 #ifndef TPMON_OPTIONS_H

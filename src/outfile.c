@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outfile.c: safe creation of output files (see outfile.h).  Names are
  * resolved against the pinned template directory when there is one, the
  * final name is only ever the target of renameat(), and temporary names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outfile.h: creating tpmon's output files so that a task cannot turn them
  * against anything else.  Every output is a new file made under an
  * unpredictable temporary name (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0666 so

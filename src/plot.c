@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot.c: `tpmon plot`.  Reads the column names of TEMPLATE.series (the
  * header line "#wall_clock ...") and the run's summary (declared limits,
  * when and why the tree was stopped), writes a gnuplot script that draws

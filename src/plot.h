@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot.h: `tpmon plot TEMPLATE [-o FILE.png|FILE.svg]`, the series of a
  * run drawn by gnuplot. */
 #ifndef TPMON_PLOT_H

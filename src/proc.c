@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proc.c: reading /proc.  The parsers are pure and unit-tested on hostile
  * snapshots; the readers do the I/O and treat a vanished process (ENOENT,
  * ESRCH) as normal life, returning -1 with errno for the caller to ignore. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proc.h: /proc parsers (pure: text in, struct out, no I/O) and readers.
  * Parsers return 0 on success and -1 on malformed or truncated text. */
 #ifndef TPMON_PROC_H

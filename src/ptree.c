@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ptree.c: hash tables of processes (by tgid) and threads (by tid) plus a
  * list of live processes for sampling. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ptree.h: the table of traced processes and threads.  Pure bookkeeping:
  * no syscalls here.  A process lives from its creation to the reaping of
  * its last thread; when it ends its final figures are folded into the

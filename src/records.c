@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records.c: the process records.  A line is formatted and buffered as
  * its process ends, and nothing of the process is kept after that, so a
  * tree of 100,000 short processes costs tpmon no memory.  The buffer

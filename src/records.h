@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records.h: TEMPLATE.processes (--with-process-records), one JSON line
  * per process of the tree, written as each process ends. */
 #ifndef TPMON_RECORDS_H

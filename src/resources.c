@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resources.c: the table of limitable resources (summary name, unit,
  * how values are written) and lookup by name. */
 #include <string.h>

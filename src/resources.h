@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resources.h: the resources tpmon measures and limits, with their
  * summary names and units.  One table, shared by limits, summary and series. */
 #ifndef TPMON_RESOURCES_H

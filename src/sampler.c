@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sampler.c: reads live processes from /proc.  Per process and sample it
  * costs one pread() of a cached /proc/PID/schedstat descriptor when the
  * process did not run since the last sample, else one more of a cached

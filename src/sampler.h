@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sampler.h: one snapshot of the whole tree from /proc. */
 #ifndef TPMON_SAMPLER_H
 #define TPMON_SAMPLER_H

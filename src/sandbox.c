@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sandbox.c: the seccomp filter every traced task runs under, built with
  * libseccomp and exported as raw BPF, and the capability checks done with
  * libcap.  The filter keeps every process in the traced tree (clone with

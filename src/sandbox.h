@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sandbox.h: seccomp and capabilities; the only user of <seccomp.h> and
  * <sys/capability.h>. */
 #ifndef TPMON_SANDBOX_H

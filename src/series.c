@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* series.c: the time series file.  Columns and units follow
  * resource_monitor's .series so that its readers work unchanged. */
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* series.h: TEMPLATE.series, one line per sample in resource_monitor's
  * column order and units (--with-time-series). */
 #ifndef TPMON_SERIES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spawn.c: fork/exec of the task.  The child blocks on a pipe until the
  * parent has seized it, so the tracer sees the very first exec; the child
  * side calls only async-signal-safe functions. */

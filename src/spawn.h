@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spawn.h: starting the task: resolve the command, fork, hand the child to
  * the tracer before it runs a single instruction of the task, exec, and
  * report an exec failure through a close-on-exec pipe. */

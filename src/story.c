@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* story.c: names each process (executable and command line, read at its
  * exec) and passes each ended process and each sample on to the process
  * records and the trace. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* story.h: what tpmon tells of a run beyond its summary: the process
  * records (--with-process-records) and the trace (--with-trace).  The
  * monitor calls it at each birth, exec and sample; the process table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.c: the JSON summary, in the shape cctools tools read: every
  * measurement is [value, "unit"], unknown values are null.  Strings go
  * through jansson, so quotes, control characters and invalid UTF-8 in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.h: the report of a run and the files written from it
  * (TEMPLATE.summary, atomically).  The only user of jansson for output. */
 #ifndef TPMON_SUMMARY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tpmon.c: main(): options -> monitor -> summary -> exit status. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.c: the trace file, in the JSON Array Format of Chrome's trace
  * event format: "[" then one event per line.  Events are buffered as
  * whole units (a process's span and metadata, a sample's counters) and

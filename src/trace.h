@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.h: TEMPLATE.trace.json (--with-trace), the run in Chrome's trace
  * event format for Perfetto and chrome://tracing: a complete event per
  * process, counter events per sample, metadata naming and ordering the

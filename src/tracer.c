@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracer.c: the ptrace layer.  A tracee stops only at fork/vfork/clone
  * and for signals: no syscall stops, no exec or exit stops (with SEIZE an
  * exec sends no SIGTRAP, and an exited thread is peeked at with WNOWAIT

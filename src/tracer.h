@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracer.h: ptrace only.  Turns waitid()/wait4() results into typed events and
  * offers the few requests the monitor makes (seize, resume, listen). */
 #ifndef TPMON_TRACER_H

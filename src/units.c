@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* units.c: numbers with units ("512M", "1.5h", "2GiB") converted to the
  * summary unit of a resource kind (MB, seconds, cores, counts).  Pure: no
  * I/O, no allocation, no locale beyond the C one. */

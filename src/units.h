@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* units.h: numbers with units ("512M", "1.5h", "2GiB") converted to the
  * summary unit of a resource kind.  Pure functions, no I/O. */
 #ifndef TPMON_UNITS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usage.c: utilization shares over spans of at least TP_USAGE_SPAN
  * seconds, and the memory slope fitted by least squares, as prmon fits
  * it to flag leaks.  The memory points are thinned out by halves, so a

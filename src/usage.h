@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* usage.h: how well a task used what it was given: utilization of the
  * reference cores over time, cpu-hours, and the growth of its memory.
  * Pure arithmetic on the samples: no I/O. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* watch.c: --snapshot-events.  The configuration is parsed once (jansson);
  * then each poll stat()s every watched file, reads the complete lines
  * appended since the last poll, and counts the events that fired.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* watch.h: the files named by --snapshot-events, polled for the events
  * that resource_monitor's snapshot configuration describes (a file
  * created, deleted or truncated, a line matching a pattern).  Each poll

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* watchdog.c: limit checks and the tree-wide signalling used to stop a
  * task: SIGTERM (plus SIGCONT), then SIGKILL after the grace. */
 #include <errno.h>

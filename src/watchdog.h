@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* watchdog.h: holding the task to its limits: which limit a set of current
  * figures breaks, how soon to look again, and signalling the whole tree. */
 #ifndef TPMON_WATCHDOG_H

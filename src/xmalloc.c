@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xmalloc.c: allocation wrappers; out of memory is fatal for the monitor. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xmalloc.h: allocators that never return NULL (tpmon exits on OOM). */
 #ifndef TPMON_XMALLOC_H
 #define TPMON_XMALLOC_H

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/engine-opts.mk: resource_monitor's options that the engines can
 ## pass: --update-summary, --snapshot-events and --pid.  Included by
 ## tests/local.mk.

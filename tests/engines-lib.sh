@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/engines-lib.sh: what the engine tests (tests/engines-*.test) share,
 # sourced after init.sh.  They drive real cctools engines on localhost
 # with tpmon as their resource monitor and check what the engine

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/engines.mk: tpmon under the real cctools engines (Work Queue,
 ## TaskVine, Makeflow; Debian's cctools 8.0 and the current source built
 ## into CCTOOLS_PREFIX, see configure --with-cctools).  Each test skips

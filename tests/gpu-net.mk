@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/gpu-net.mk: network (sock_diag) and GPU (NVML) tests, their
 ## helpers and the fake NVML library.  Included by tests/local.mk.
 

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/hostile-core.mk: hostile tasks against the core (issue #10, items
 ## 1-4): no process leaves the tree, a fork bomb cannot starve tpmon, its
 ## own memory and descriptors stay bounded, nested tpmon runs are exact.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/init.sh: sourced by every scenario test (tests/*.test).  Gives each
 # test a private temporary directory (its cwd, removed on exit), TAP output
 # (plan, ok, is, num_cmp...), a way to run tpmon under `timeout -k` and to

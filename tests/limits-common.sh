@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/limits-common.sh: checks shared by the limits and signals tests
 # (tests/limits-*.test, tests/signals-*.test), sourced after init.sh.
 # POSIX sh.

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/limits.mk: scenario tests of limit enforcement (every limitable
 ## resource crossed and just not crossed, --measure-only, the kill grace,
 ## cctools exit codes, bad limits) and of signals sent to tpmon itself.

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/local.mk: how `make check` runs the test suite (included by Makefile.am).
 ## Every test speaks TAP; scenario tests are tests/*.test shell scripts sharing
 ## tests/init.sh, unit tests are C programs in tests/unit/.

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/nest-peak.mk: a nested tpmon's peak of live processes comes from
 ## the enclosing tpmon, which saw every process (tests/hostile-nested.test
 ## and tests/nest-peak.test).  Included by tests/local.mk.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # opts-snapshots-engines.py: a Work Queue or TaskVine manager (cctools'
 # Python bindings) that runs one task with a snapshot file, the way an
 # application asks for snapshots (Work Queue: Task.specify_snapshot_file;

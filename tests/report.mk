@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/report.mk: `tpmon report`: unit tests of its statistics and of its
 ## copy of cctools' allocation code, and scenario tests of its inputs and
 ## outputs (included by tests/local.mk).

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/story.mk: the story of one task: process records, the trace,
 ## plots, utilization figures and the terminal summary (issue 12).
 TP_STORY_TESTS = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * disk-grow: write a file in the current directory at a steady rate
  * past a disk limit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * many-alive: N sleeping children alive together for SECONDS.
  *

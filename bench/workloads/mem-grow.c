@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mem-grow: grow resident memory at a steady rate past a limit.
  *

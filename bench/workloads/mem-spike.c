@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mem-spike: a short memory spike in a child, inside a longer task.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ptrace-floor: the least any ptrace-based monitor can cost.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rusage-of: run one command for the bench and report what it cost.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spin-threads: keep two threads busy on a fixed amount of work.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tcp-load.c: a TCP client and server in one task, over 127.0.0.1.
  *
  *     tcp-load storm N BYTES   N short connections, one after the other:

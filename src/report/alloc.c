@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc.c: cctools' first-allocation algorithm (dttools/src/category.c
  * and histogram.c), redone on plain arrays.  Each step keeps cctools'
  * arithmetic and its order of operations so that the results are the

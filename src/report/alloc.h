@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc.h: the first allocation that cctools' category code
  * (dttools/src/category.c) would choose for one resource of a category,
  * in its three automatic modes, computed the same way from the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis.c: counts, figures and allocations of one group of tasks. */
 #include <math.h>
 #include <stdlib.h>

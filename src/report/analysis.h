@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis.h: what the report says about one group of tasks: counts by
  * how they ended, figures per resource, cctools' first allocations and
  * how well the tasks fit them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fmt.c: readable units. */
 #include <math.h>
 #include <stdio.h>

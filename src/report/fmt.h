@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fmt.h: values with readable units for people (terminal, HTML). */
 #ifndef TPMON_REPORT_FMT_H
 #define TPMON_REPORT_FMT_H

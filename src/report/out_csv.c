@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_csv.c: one row per task (RFC 4180): source file, category, command,
  * exit_type, exit_status, host, then every resource as a plain number
  * with its unit in the column name, then what the engine allocated

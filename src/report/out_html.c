@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_html.c: the --html page: one self-contained file (inline CSS and
  * SVG, no script, nothing fetched) with each group's tables and plots. */
 #include <errno.h>

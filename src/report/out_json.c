@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_json.c: the --json document, in the shape scripts rely on:
  * {"categories": [{"category", "tasks", "succeeded", "exhausted",
  * "failed", "resources": {RES: {"unit", "min", "median", "p95", "max",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_text.c: the terminal report, 80 columns wide. */
 #include <inttypes.h>
 #include <stdio.h>

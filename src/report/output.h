@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.h: the report's outputs, each from the analysed groups. */
 #ifndef TPMON_REPORT_OUTPUT_H
 #define TPMON_REPORT_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plots.c: gnuplot scripts and data files for the report's pictures, and
  * the run of gnuplot (an external program: Debian's gnuplot-nox, its
  * pngcairo and svg terminals). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plots.h: the report's pictures, drawn by gnuplot run as a program (no
  * plotting code here: a data file and a script per group), and the HTML
  * page that holds them. */

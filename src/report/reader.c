@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader.c: walk the report's inputs and read each summary file. */
 #include <ctype.h>
 #include <dirent.h>

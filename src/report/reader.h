@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader.h: the report's inputs (summary files, directories of them,
  * Work Queue and TaskVine transaction logs) read into a store. */
 #ifndef TPMON_REPORT_READER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c: report_main(): options -> read inputs -> group -> analyse ->
  * outputs. */
 #include <errno.h>

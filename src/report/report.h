@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h: `tpmon report`, the summing-up of many tasks' summaries. */
 #ifndef TPMON_REPORT_REPORT_H
 #define TPMON_REPORT_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ropts.c: getopt_long over `tpmon report`'s options. */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ropts.h: the options of `tpmon report`. */
 #ifndef TPMON_REPORT_ROPTS_H
 #define TPMON_REPORT_ROPTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rsummary.c: summary fields -> struct rp_task. */
 #include <math.h>
 #include <stdlib.h>

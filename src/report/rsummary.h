@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rsummary.h: a summary's JSON object (tpmon's or cctools') read into a
  * report task.  The report's only parser of summary fields. */
 #ifndef TPMON_REPORT_RSUMMARY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rtask.c: the report's resource table and what a task's end means. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rtask.h: one task as the report sees it (the resources it used, how it
  * ended, where it came from) and the table of the resources it reports. */
 #ifndef TPMON_REPORT_RTASK_H

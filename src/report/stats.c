@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.c: min, median, p95, max and mean of a resource's values. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.h: the figures the report gives for one resource of a group.
  * Quantiles are "type 7" (linear between closest ranks, as numpy's and
  * pandas' defaults): with the n known values sorted x[0] <= ... <= x[n-1],

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* store.c: the report's tasks in reading order and their grouping. */
 #include <math.h>
 #include <stdlib.h>

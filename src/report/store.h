@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* store.h: every task the report has read, in reading order, and the
  * groups (categories) they fall into. */
 #ifndef TPMON_REPORT_STORE_H

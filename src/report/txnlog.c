@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* txnlog.c: Work Queue / TaskVine transaction logs.  The lines read are
  *   TIME PID TASK ID WAITING CATEGORY ALLOC {...}            (Work Queue)
  *   TIME PID TASK ID READY CATEGORY ALLOC ATTEMPT {...}      (TaskVine)

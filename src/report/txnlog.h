@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* txnlog.h: Work Queue and TaskVine transaction logs as report tasks. */
 #ifndef TPMON_REPORT_TXNLOG_H
 #define TPMON_REPORT_TXNLOG_H

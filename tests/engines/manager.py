@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """tests/engines/manager.py: a Work Queue or TaskVine manager for the engine
 tests.  It starts one local worker, runs the tasks of a JSON spec with
 monitoring on (whatever monitor CCTOOLS_RESOURCE_MONITOR names), and writes

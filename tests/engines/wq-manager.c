@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/engines/wq-manager.c: a Work Queue manager for the engine tests,
  * built against Debian's cctools 8.0 (coop-computing-tools-dev, which has
  * no Python bindings) by tests/engines-wq8.test.  It runs the tasks read

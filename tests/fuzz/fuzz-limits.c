@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-limits.c: libFuzzer harness for the limit parsers.  Feeds the input
  * to limits_parse_json() (with its length, NULs and all) and, NUL-terminated,
  * to limits_parse_text() and units_parse(); aborts when a parser breaks its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-proc.c: libFuzzer harness for the /proc text parsers.  Whatever a
  * kernel (or a hostile comm) puts in those files, parsing must neither
  * crash nor read past the text, and a parsed comm is always terminated. */

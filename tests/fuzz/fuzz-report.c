@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-report.c: libFuzzer harness for `tpmon report`'s readers of outside
  * input: the input as a Work Queue / TaskVine transaction log
  * (rp_txnlog_read() through fmemopen) and as a summary (json_loadb() then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-watch.c: libFuzzer harness for the --snapshot-events configuration
  * parser.  Feeds the input, NUL-terminated, to watch_parse(); aborts when
  * it breaks its contract (a refusal without a one-line printable message,

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/fuzz/local.mk: libFuzzer harnesses for parsers of outside input.
 ## Built only with `configure --enable-fuzzers CC=clang`; run them with
 ## tests/fuzz/run-fuzzers SECONDS (seeds in tests/fuzz/corpus/NAME/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* attach-target: a process tree to follow with --pid.  Before the attach
  * it uses PRE_MB MiB (then frees it) and PRE_MS ms of CPU, starts KIDS
  * children that wait on a pipe and THREADS threads that wait; it then

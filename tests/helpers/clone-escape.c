@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clone-escape: tries to leave the traced tree.  The main process starts
  * one child with clone(CLONE_UNTRACED) (MODE clone) or with a raw clone3
  * carrying CLONE_UNTRACED (MODE clone3); when the call is refused it says

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* daemonize: the classic double fork.  The original forks a child and
  * waits for it; the child calls setsid(), forks the grandchild and exits;
  * the grandchild points its stdio at /dev/null and sleeps SECONDS (0:

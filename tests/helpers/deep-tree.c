@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* deep-tree: hide data deep in a directory tree.  Makes DEPTH nested
  * directories with 10-character names (chdir one level at a time, so the
  * path may be far longer than PATH_MAX), writes MB MiB of data at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exit-with: exit with status CODE (0-255); further arguments are ignored,
  * so hostile arguments can ride along.
  *   usage: exit-with CODE [IGNORED...] */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake-nvml: a stand-in for libnvidia-ml.so.1, built as a shared library
  * for the GPU tests (CI has no GPU).  It answers the NVML calls tpmon
  * makes from a script named by $TPMON_FAKE_NVML, read at nvmlInit:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork-bomb: every process forks as fast as it can, children included,
  * until MAX processes have been created in all (default 2000), and every
  * process exits at the same deadline, SECONDS after the start (default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork-burst: R bursts, each after GAP ms (so that a sampler that starts
  * fast has slowed down); in each, fork N children that block
  * on a pipe until the last one is forked, then all exit at once (the

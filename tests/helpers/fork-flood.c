@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork-flood: the classic fork bomb.  Every process, children included,
  * loops on fork() and sleeps 1 ms when it fails (out of pids, or at the
  * RLIMIT_NPROC of its user), so the tree stays at its limit, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork-noreap: fork N children one after another, each burning MS ms of
  * CPU, and never wait for any of them: they stay zombies until the parent
  * exits, or with --ignore-sigchld (SIGCHLD set to SIG_IGN) the kernel reaps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork-static: linked statically (no dynamic loader, so no LD_PRELOAD
  * tracking); forks N children that exit at once, waiting for each.
  * Ground truth: N + 1 processes.

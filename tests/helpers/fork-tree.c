@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork-tree: fork N children one after another; each burns MS milliseconds
  * of CPU and exits; the parent waits for each before forking the next.
  * Ground truth: N + 1 processes, at most 2 at a time, N * MS ms of CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* helper.c: the shared routines of the test helpers (see helper.h). */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* helper.h: small shared routines of the misbehaving test helpers
  * (argument parsing, CPU burning, page touching, fatal errors).  The
  * helpers are plain programs: they print nothing unless asked and exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hog-cpu: burn CPU in THREADS threads (default 1).  Each thread burns
  * SECONDS of its own CPU time, so the task's cpu_time is SECONDS * THREADS
  * however loaded the machine is; with --wall each thread spins for SECONDS

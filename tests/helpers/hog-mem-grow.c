@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hog-mem-grow: grow written memory by MB_PER_S MiB per second, in steps of
  * 10 ms, up to MAX_MB MiB, then hold it for HOLD seconds (default 1).  For
  * memory limits: a task just over or just under a limit, and how far past

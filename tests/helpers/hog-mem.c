@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hog-mem: write every page of MB MiB and hold it for SECONDS.  With
  * --children K the parent holds nothing itself: K children each hold MB MiB,
  * and two pipes make a barrier so that all K hold their memory at the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hog-vmem: map MB MiB of address space that is never touched (PROT_NONE,
  * no swap reserved) and hold it for SECONDS.  Ground truth: virtual memory
  * grows by MB while resident memory stays small; for virtual_memory limits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ignore-term: ignore SIGTERM (and SIGINT, SIGHUP with --all) and sleep
  * SECONDS; with --child, first fork a child that ignores them too and
  * sleeps as long.  Only SIGKILL ends it early: for kill-grace escalation.

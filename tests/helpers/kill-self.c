@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kill-self: die of signal SIGNUM: restore its default action, unblock it
  * and raise it (core dumps disabled, so SIGSEGV or SIGABRT leave no core
  * file).  Exits HELPER_EXIT_SETUP if it survives.

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/helpers/local.mk: the misbehaving helper programs run by the
 ## scenario tests (tests/*.test), and the list of those tests.
 ## Helpers are built without sanitizers on purpose: they run under ptrace,
@@ -123,7 +124,8 @@ TP_SCENARIO_TESTS = \
 	tests/exit-status.test \
 	tests/hostile-cmdline.test \
 	tests/summary-fields.test \
-	tests/sh-option.test
+	tests/sh-option.test \
+	tests/license-spdx.test
 
 TESTS += $(TP_SCENARIO_TESTS)
 EXTRA_DIST += tests/init.sh $(TP_SCENARIO_TESTS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* log-steps: hold MB1 MiB, then MB2 MiB, ... of written memory, and at
  * each step append the line "# STEP i MB T" to FILE once the memory is
  * held (after SETTLE s), then wait GAP s before the next step; T is the

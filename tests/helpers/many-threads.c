@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* many-threads: one process with N threads (the main one included), all
  * asleep until SECONDS after the start, then joined.  With --procs, N
  * single-threaded processes instead (the main one and N - 1 children).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nest-fake: a task that pretends to be a nested tpmon.  It speaks the
  * outer tpmon's protocol (src/nested.c) on the TPMON_NEST_FD channel by
  * itself, written from the description in doc/INTERNALS.md, not from

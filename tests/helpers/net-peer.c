@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net-peer: TCP traffic of a known size over loopback, for the network
  * tests.
  *   sink PORTFILE [N] [-6]    listen on 127.0.0.1 (::1 with -6) port 0, write

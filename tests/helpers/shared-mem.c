@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shared-mem: one MAP_SHARED | MAP_ANONYMOUS region of MB MiB, written
  * once by the parent; K - 1 forked children read every page, and all K
  * processes hold the mapping together for HOLD seconds (default 1) behind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spawn: run /bin/true N times with posix_spawn() and N times with
  * posix_spawnp("true"), waiting for each (glibc's posix_spawn is a
  * clone(CLONE_VM | CLONE_VFORK), which trackers built on fork miss).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stop-self: fork a child that sends SIGCONT to the parent after 200 ms,
  * then stop the parent with SIGSTOP; once continued, reap the child and
  * exit 0.  A tracer that swallows the stop, or never lets it end, hangs it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* threads-exec: a thread that is not the thread-group leader calls
  * execve(); the kernel kills the other threads and the exec'ing thread
  * takes over the leader's pid.  With --busy N, N more threads each burn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* write-disk: create files in the current directory whose blocks are
  * really allocated.  MB MiB of data spread over --files N files
  * (write-disk.0, write-disk.1...), at --rate MB/s if given; --small N more

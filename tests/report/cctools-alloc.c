@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cctools-alloc.c: the first allocations that cctools' own category code
  * (dttools/src/category.c) computes for a list of summary files, to check
  * `tpmon report` against.  Built by tests/report-cctools.test against the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # gen-summaries.awk: random resource summaries for the report's tests.
 # awk -v seed=S -v n=N -v dir=D -f gen-summaries.awk writes D/tNNNNNN.summary:
 # 3 categories, exit types normal (85%), limits (10%) and signal (5%),

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """png-check.py FILE: print WIDTH HEIGHT DISTINCT for a PNG, DISTINCT being
 the number of distinct pixel rows, 1 for a blank picture (standard library
 only: the rows are the inflated IDAT data, unfiltered rows compared as they

@@ -1,3 +1,4 @@
+## SPDX-License-Identifier: MIT
 ## tests/unit/local.mk: C unit tests, TAP through tests/unit/tap.h, linked
 ## with the real code in src/libtpmon.a (included by tests/local.mk).
 UNIT_TESTS = tests/unit/test-units tests/unit/test-limits

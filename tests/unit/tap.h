@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tap.h: a tiny Test Anything Protocol helper for tpmon's C unit tests.
  * Use: plan(N); ok(cond, "what"); is_double(got, want, tol, "what"); ...
  * and end main() with `return done();`, which is nonzero when a test

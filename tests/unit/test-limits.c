@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-limits.c: unit tests of limits.c: JSON, text, files, -L arguments,
  * hostile inputs, exact messages, atomicity on error, limits_exceeded. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-nested.c: the nested-tpmon bookkeeping and protocol: each
  * registration's count of live processes and its peak (those of a
  * registration nested in it included), and an inner that meets an outer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-outfile.c: src/outfile.c on a private directory.  Links at the
  * final name are replaced, never written through; the umask applies and
  * an existing narrower mode is kept; a streamed file that hits the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-proc.c: the /proc parsers on real and hostile snapshots. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-ptree.c: the process table's bookkeeping: counts, thread vs
  * process, exec by a non-leader thread, and totals that never double count. */
 #include <stdlib.h>

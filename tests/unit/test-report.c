@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-report.c: unit tests of the report's statistics (stats.c) and of
  * its copy of cctools' allocation algorithm (alloc.c), on cases computed
  * by hand: ties, buckets below 1, the cap at the top value, --max, the

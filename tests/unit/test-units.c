@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-units.c: unit tests of units.c (numbers with units) and of the
  * resource table in resources.c. */
 #include <math.h>

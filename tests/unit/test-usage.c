@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-usage.c: utilization shares and the memory slope on synthetic
  * samples whose answers are known exactly. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-watch.c: the --snapshot-events configuration parser on hostile
  * input, and the event semantics of watch_poll() on files in a private
  * directory (created, appended, truncated, deleted at known moments). */
