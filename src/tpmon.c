@@ -11,7 +11,7 @@
 #include "monitor.h"
 #include "options.h"
 #include "outfile.h"
-#include "plot.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "summary.h"
 #include "xmalloc.h"

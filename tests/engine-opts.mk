@@ -30,7 +30,7 @@ tests_unit_test_watch_LDADD = $(TPMON_LIBS) -lm
 
 if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-watch
-tests_fuzz_fuzz_watch_SOURCES = tests/fuzz/fuzz-watch.c src/watch.c src/xmalloc.c src/error.c
+tests_fuzz_fuzz_watch_SOURCES = tests/fuzz/fuzz-watch.c src/measure/watch.c src/basic/xmalloc.c src/basic/error.c
 tests_fuzz_fuzz_watch_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_watch_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_watch_LDADD = $(JANSSON_LIBS)

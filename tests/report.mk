@@ -18,7 +18,7 @@ if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
 	src/report/txnlog.c src/report/rsummary.c src/report/store.c \
-	src/report/rtask.c src/units.c src/resources.c src/xmalloc.c src/error.c
+	src/report/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/error.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
