@@ -1516,7 +1516,8 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	m.t0 = clock_mono();
 	/* made before the task exists, so it cannot race its creation */
 	if (o->time_series)
-		m.series = series_open(o->template);
+		m.series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS,
+					   o->disk);
 	m.net = net_new();
 	m.gpu = open_gpu();
 	if (o->pid) {

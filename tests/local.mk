@@ -20,8 +20,8 @@ include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/cctools.mk
 
 # outputs besides the summary: series, files, checkpoints, disk, cctools mode
-TESTS += tests/outputs.test tests/tracking-races.test
-EXTRA_DIST += tests/outputs.test tests/tracking-races.test
+TESTS += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test
+EXTRA_DIST += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test
 
 # The scenario tests again with every tpmon run under valgrind memcheck:
 # any memory error or definite leak makes tpmon exit 99 and the test fail.

@@ -75,6 +75,8 @@ static void usage(void)
 "  -O, --with-output-files=TEMPLATE  write TEMPLATE.summary (default\n"
 "                                    resource-pid-PID in the current directory)\n"
 "      --with-time-series            also write TEMPLATE.series, one line per sample\n"
+"                                    (cctools mode: cctools' 15 columns; all 19 in\n"
+"                                    TEMPLATE.tpmon.series)\n"
 "      --with-inotify                also write TEMPLATE.files, files opened by the tree\n"
 "      --with-process-records        also write TEMPLATE.processes, one JSON line per\n"
 "                                    process, written as it ends\n"

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* series.c: the time series file.  Columns and units follow
- * resource_monitor's .series so that its readers work unchanged. */
+/* series.c: the time series files.  TEMPLATE.series has resource_monitor's
+ * columns and units, then tpmon's own (gpus, gpu_memory, gpu_cores,
+ * memory_pss).  In cctools mode TEMPLATE.series is exactly what cctools'
+ * resource_monitor writes (its header, its 15 columns, or 13 without the
+ * disk footprint, its decimals), for scripts that read Makeflow's monitor
+ * directories by position; the 19-column file is TEMPLATE.tpmon.series. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +18,9 @@ struct tp_series {
 	struct tp_outfile *f;
 	unsigned long lines, lost;	/* sample lines tried, lost */
 	bool headless;		/* the header is not written yet */
+	const char *head;	/* the header of this file */
+	struct tp_series *cct;	/* cctools mode: the cctools-shaped .series */
+	bool disk;		/* cctools-shaped: with total_files and disk */
 };
 
 static const char header[] =
@@ -33,16 +40,54 @@ static const char header[] =
 	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk "
 	"gpus gpu_memory gpu_cores memory_pss\n";
 
-struct tp_series *series_open(const char *template)
+/* resource_monitor's header (rmonitor_summary_header() in cctools'
+ * resource_monitor.c), with and without the disk columns. */
+#define CCT_HEADER \
+	"# Units:\n" \
+	"# wall_clock and cpu_time in seconds\n" \
+	"# virtual, resident and swap memory in megabytes.\n" \
+	"# disk in megabytes.\n" \
+	"# bandwidth in Mbps.\n" \
+	"# cpu_time, bytes_read, bytes_written, bytes_sent, and bytes_received show cummulative values.\n" \
+	"# wall_clock, max_concurrent_processes, virtual, resident, swap, files, and disk show values at the sample point.\n" \
+	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory " \
+	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load"
+static const char cct_header_disk[] = CCT_HEADER
+	/* " %25s %25s", "total_files", "disk" */
+	"               total_files                      disk\n";
+static const char cct_header[] = CCT_HEADER "\n";
+
+static struct tp_series *open_one(const char *template, const char *suffix,
+				  const char *head)
 {
-	struct tp_outfile *f = outfile_open_output(template, "series");
+	struct tp_outfile *f = outfile_open_output(template, suffix);
 	struct tp_series *se;
 
 	if (!f)
 		return NULL;
 	se = xcalloc(1, sizeof(*se));
 	se->f = f;
-	se->headless = outfile_append(f, header, sizeof(header) - 1) < 0;
+	se->head = head;
+	se->headless = outfile_append(f, head, strlen(head)) < 0;
+	return se;
+}
+
+struct tp_series *series_open(const char *template, bool cctools, bool disk)
+{
+	struct tp_series *se, *cct = NULL;
+
+	if (cctools) {
+		cct = open_one(template, "series", disk ? cct_header_disk : cct_header);
+		if (!cct)
+			return NULL;
+		cct->disk = disk;
+	}
+	se = open_one(template, cctools ? "tpmon.series" : "series", header);
+	if (!se) {
+		series_close(cct);
+		return NULL;
+	}
+	se->cct = cct;
 	return se;
 }
 
@@ -55,11 +100,37 @@ static int append(struct tp_series *se, const char *line, size_t len)
 
 	if (!se->headless)
 		return outfile_append(se->f, line, len);
-	both = xasprintf("%s%.*s", header, (int)len, line);
+	both = xasprintf("%s%.*s", se->head, (int)len, line);
 	r = outfile_append(se->f, both, strlen(both));
 	free(both);
 	se->headless = r < 0;
 	return r;
+}
+
+/* One line of the cctools-shaped file: rmonitor_log_row()'s columns with
+ * the decimals of cctools' rmsummary_resource_to_str(). */
+static void add_cctools(struct tp_series *se, const struct tp_sample *s,
+			const struct tp_report *rep, const double *cur)
+{
+	char line[2048], disk[256] = "";
+	int n;
+
+	if (se->disk)
+		snprintf(disk, sizeof(disk), " %.0f %.0f",
+			 rep->known[TP_RES_TOTAL_FILES] ? cur[TP_RES_TOTAL_FILES] : 0.0,
+			 rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0);
+	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.3f %.0f%s\n",
+		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
+		s->vm_mb, s->rss_mb, s->swap_mb,
+		(double)s->acct.io.read_bytes / 1048576.0,
+		(double)s->acct.io.write_bytes / 1048576.0,
+		rep->known[TP_RES_BYTES_RECEIVED] ? cur[TP_RES_BYTES_RECEIVED] : 0.0,
+		rep->known[TP_RES_BYTES_SENT] ? cur[TP_RES_BYTES_SENT] : 0.0,
+		rep->known[TP_RES_BANDWIDTH] ? cur[TP_RES_BANDWIDTH] : 0.0,
+		rep->machine_load, disk);
+	se->lines++;
+	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
+		se->lost++;
 }
 
 void series_add(struct tp_series *se, const struct tp_sample *s,
@@ -70,6 +141,8 @@ void series_add(struct tp_series *se, const struct tp_sample *s,
 
 	if (!se)
 		return;
+	if (se->cct)
+		add_cctools(se->cct, s, rep, cur);
 	if (s->nprocs > 0)
 		snprintf(pss, sizeof(pss), "%.1f", s->pss_mb);
 	/* one write per line: a full disk loses whole lines, never halves */
@@ -97,6 +170,7 @@ void series_close(struct tp_series *se)
 {
 	if (!se)
 		return;
+	series_close(se->cct);
 	if (se->lost)
 		warn_msg("%s: %lu of %lu sample lines could not be written (%s)",
 			 outfile_path(se->f), se->lost, se->lines,

@@ -4,13 +4,17 @@
 #ifndef TPMON_SERIES_H
 #define TPMON_SERIES_H
 
+#include <stdbool.h>
 #include "sampler.h"
 #include "summary.h"
 
 struct tp_series;
 
-/* Create TEMPLATE.series and write its header; NULL (with a message) on failure. */
-struct tp_series *series_open(const char *template);
+/* Create TEMPLATE.series and write its header; NULL (with a message) on
+ * failure.  @cctools: TEMPLATE.series in resource_monitor's shape (its 15
+ * columns, 13 without @disk) and tpmon's 19 columns in
+ * TEMPLATE.tpmon.series. */
+struct tp_series *series_open(const char *template, bool cctools, bool disk);
 /* One line for sample @s; @rep gives the start time and disk figures, @cur
  * the current value of each resource (cores over the last window). */
 void series_add(struct tp_series *se, const struct tp_sample *s,

@@ -488,7 +488,9 @@ static int parse(int argc, char **argv, const char **template, const char **out)
 			fputs(PLOT_USAGE "Draws TEMPLATE.series (tpmon --with-time-series) as stacked panels\n"
 			      "against time: memory, cores, processes, I/O rates, disk; declared\n"
 			      "limits as dashed lines, the moment the task was stopped as a red\n"
-			      "line.  FILE defaults to TEMPLATE.png; .svg gives SVG.  Needs gnuplot.\n",
+			      "line.  FILE defaults to TEMPLATE.png; .svg gives SVG.  Reads\n"
+			      "TEMPLATE.tpmon.series instead when it exists (cctools mode).  Needs\n"
+			      "gnuplot.\n",
 			      stdout);
 			return 1;
 		} else if (argv[i][0] == '-' || *template) {
@@ -528,7 +530,13 @@ int plot_main(int argc, char **argv)
 		free(def_out);
 		return 2;
 	}
-	series = xasprintf("%s.series", template);
+	/* in cctools mode TEMPLATE.series has cctools' columns; tpmon's
+	 * own are in TEMPLATE.tpmon.series */
+	series = xasprintf("%s.tpmon.series", template);
+	if (access(series, F_OK) != 0) {
+		free(series);
+		series = xasprintf("%s.series", template);
+	}
 	memset(&run, 0, sizeof(run));
 	if (read_series(series, &c, &first, &last, &rows) < 0)
 		goto out;
