@@ -1000,6 +1000,19 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 	stop_tree(m);
 }
 
+/* SIGUSR1 or SIGUSR2 to tpmon: pass it on to the task's main process, as
+ * a batch system's warning (Slurm's --signal=B:USR1@60 reaches only the
+ * job's top process) would have reached the task without tpmon.  A
+ * sender that signals every process of the tree reaches the task twice. */
+static void forward_signal(struct tp_monitor *m, int sig)
+{
+	if (m->root_done || m->detach)
+		return;
+	debug_msg("forwarding signal %d to %d", sig, (int)m->root);
+	if (kill(m->root, sig) < 0 && errno != ESRCH)
+		perror_msg("forwarding signal %d", sig);
+}
+
 /* --- report ---------------------------------------------------------- */
 
 static void fill_gpu(struct tp_monitor *m, double t)
@@ -1220,6 +1233,8 @@ static int setup_signals(struct tp_monitor *m, sigset_t *old)
 	sigaddset(set, SIGHUP);
 	sigaddset(set, SIGQUIT);
 	sigaddset(set, SIGIO);		/* a request from a nested tpmon */
+	sigaddset(set, SIGUSR1);	/* passed on to the task */
+	sigaddset(set, SIGUSR2);
 	if (sigprocmask(SIG_BLOCK, set, old) < 0)
 		return -1;
 	m->sigset_paused = *set;
@@ -1445,7 +1460,9 @@ static void loop(struct tp_monitor *m)
 		}
 		sig = wait_signal(m);
 		start_turn(m);
-		if (sig > 0 && sig != SIGCHLD && sig != SIGIO)
+		if (sig == SIGUSR1 || sig == SIGUSR2)
+			forward_signal(m, sig);
+		else if (sig > 0 && sig != SIGCHLD && sig != SIGIO)
 			on_monitor_signal(m, sig);
 		/* the timers first (limits, a sample in progress): new
 		 * processes can wait in their attach stops, a sample cut
@@ -1589,6 +1606,8 @@ out:
 	sigaddset(&old, SIGTERM);
 	sigaddset(&old, SIGHUP);
 	sigaddset(&old, SIGQUIT);
+	sigaddset(&old, SIGUSR1);	/* too late to pass on: ignored */
+	sigaddset(&old, SIGUSR2);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;
 }

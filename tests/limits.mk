@@ -24,6 +24,7 @@ TP_LIMITS_TESTS = \
 	tests/limits-cctools.test \
 	tests/limits-badinput.test \
 	tests/signals-stop.test \
-	tests/signals-kill.test
+	tests/signals-kill.test \
+	tests/signals-forward.test
 TESTS += $(TP_LIMITS_TESTS)
 EXTRA_DIST += tests/limits-common.sh $(TP_LIMITS_TESTS)
