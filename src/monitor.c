@@ -33,11 +33,11 @@
 #include "sampler.h"
 #include "sandbox.h"
 #include "series.h"
-#include "files.h"
-#include "spawn.h"
-#include "story.h"
+#include "opens.h"
+#include "launch.h"
+#include "fanout.h"
 #include "tracer.h"
-#include "watch.h"
+#include "snapevents.h"
 #include "watchdog.h"
 #include "xmalloc.h"
 
@@ -54,10 +54,10 @@ struct tp_monitor {
 	struct tp_ptree tree;
 	struct tp_disk *disk;
 	struct tp_series *series;
-	struct tp_files *files;
-	struct tp_story *story;		/* process records, trace */
+	struct tp_opens *files;
+	struct tp_fanout *story;		/* process records, trace */
 	struct tp_cpu_window cpuwin;
-	struct tp_usage usage;		/* utilization and memory growth */
+	struct tp_utilization usage;		/* utilization and memory growth */
 	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	struct tp_net *net;		/* NULL: network figures unknown */
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
@@ -92,7 +92,7 @@ struct tp_monitor {
 	pid_t ghosts[64];		/* adopted tids that ended before their
 					 * parent's fork event was seen */
 	unsigned nghosts;
-	struct tp_watch *watch;		/* --snapshot-events, or NULL */
+	struct tp_snapevents *watch;		/* --snapshot-events, or NULL */
 	double snap_start;		/* s from start: the current snapshot's */
 	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
 	bool snap_known[TP_RES__COUNT];
@@ -235,7 +235,7 @@ static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
 	}
 	m->rep->acct = s->acct;
 	/* the fit is of the task's memory, not of its teardown */
-	usage_add(&m->usage, t, cpu, s->rss_mb, s->exiting == 0 && s->nprocs > 0 &&
+	utilization_add(&m->usage, t, cpu, s->rss_mb, s->exiting == 0 && s->nprocs > 0 &&
 		  m->phase == TP_RUNNING && !m->root_done);
 	update_cores(m, t, cpu);
 	update_disk(m, t);
@@ -343,7 +343,7 @@ static void check_limits(struct tp_monitor *m, pid_t biggest)
 
 static void process_born(struct tp_monitor *m, pid_t pid)
 {
-	story_born(m->story, &m->tree, ptree_proc(&m->tree, pid));
+	fanout_born(m->story, &m->tree, ptree_proc(&m->tree, pid));
 	if (m->phase == TP_KILLING || m->rep->exit_type == TP_EXIT_LIMITS ||
 	    m->rep->monitor_signal) {
 		kill(pid, SIGKILL);
@@ -512,12 +512,12 @@ static void on_exec(struct tp_monitor *m, const struct tp_event *ev)
 	if (old > 0 && old != ev->tid)
 		ptree_exec_moved(&m->tree, ev->tid, old);
 	if (m->files)
-		files_exec(m->files, ev->tid);
+		opens_exec(m->files, ev->tid);
 	if (m->story) {
 		struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
 
 		if (th)
-			story_exec(m->story, th->proc);
+			fanout_exec(m->story, th->proc);
 	}
 	tracer_resume(ev->tid, 0);
 }
@@ -609,7 +609,7 @@ static void dispatch(struct tp_monitor *m, struct tp_event *ev)
 		if (ev->msg == TP_TRAP_NET)
 			on_net_call(m, ev->tid);
 		else if (m->files)
-			files_syscall(m->files, ev->tid);
+			opens_syscall(m->files, ev->tid);
 		tracer_resume(ev->tid, 0);
 		break;
 	case TP_EV_EXITED:
@@ -727,7 +727,7 @@ static void poll_snapshot_events(struct tp_monitor *m, double t)
 {
 	char *label;
 
-	if (m->watch && (label = watch_poll(m->watch)))
+	if (m->watch && (label = snapevents_poll(m->watch)))
 		record_snapshot(m, t, label);
 }
 
@@ -922,7 +922,7 @@ static void sample(struct tp_monitor *m)
 	sample_net_gpu(m, &s);
 	if (m->series)
 		series_add(m->series, &s, m->rep, m->cur);
-	story_sample(m->story, &m->tree, &s);
+	fanout_sample(m->story, &m->tree, &s);
 	poll_snapshot_events(m, t);
 	if (m->phase == TP_RUNNING)
 		check_limits(m, s.biggest_pid);
@@ -939,7 +939,7 @@ static void check_wall(struct tp_monitor *m)
 
 	m->cur[TP_RES_WALL_TIME] = t;
 	m->cur_known[TP_RES_WALL_TIME] = true;
-	if (m->phase == TP_RUNNING && limits_exceeded(&m->o->limits, TP_RES_WALL_TIME, t))
+	if (m->phase == TP_RUNNING && limitset_exceeded(&m->o->limits, TP_RES_WALL_TIME, t))
 		violation(m, TP_RES_WALL_TIME, m->root);
 	if (m->phase == TP_RUNNING && m->o->limits.end_set && !m->rep->exceeded.end_set &&
 	    m->rep->start + t >= m->o->limits.end)
@@ -1163,7 +1163,7 @@ static void fill_report(struct tp_monitor *m, double t, bool final)
 	}
 	fill_gpu(m, t);
 	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	usage_figures(&m->usage, t, cpu, &rep->usage);
+	utilization_figures(&m->usage, t, cpu, &rep->usage);
 	rep->tracking_ptrace = m->traced;
 }
 
@@ -1335,9 +1335,9 @@ static void start_disk(struct tp_monitor *m)
 
 static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 {
-	struct tp_spawn_opts so;
+	struct tp_launch_opts so;
 	struct sock_fprog *filter = NULL;
-	char *path = spawn_resolve(m->o->argv[0], status);
+	char *path = launch_resolve(m->o->argv[0], status);
 	pid_t pid;
 
 	if (!path)
@@ -1361,7 +1361,7 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
 	}
 	/* exec events name each process for its record and trace span */
-	so.trace_options = tracer_options(m->o->inotify || story_wanted(m->o),
+	so.trace_options = tracer_options(m->o->inotify || fanout_wanted(m->o),
 					  filter && (m->o->inotify || m->net));
 	m->net_trapped = filter != NULL;
 	/* an enclosing tpmon's channel; ours is for a traced task only */
@@ -1374,7 +1374,7 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	so.untraced_close = nested_task_fd(m->nest);
 	/* a UNIX socket in every process of the tree, and no traffic */
 	net_skip_socket(m->net, nested_task_fd(m->nest));
-	pid = spawn_start(&so, &m->traced, status);
+	pid = launch_start(&so, &m->traced, status);
 	m->nest = nested_started(m->nest, pid > 0 && m->traced);
 	sandbox_filter_free(filter);
 	free(path);
@@ -1397,7 +1397,7 @@ static pid_t attach_task(struct tp_monitor *m, int *status)
 {
 	pid_t pid = m->o->pid;
 
-	if (attach_tree(&m->tree, pid, m->self, tracer_options_attach(story_wanted(m->o))) < 0) {
+	if (attach_tree(&m->tree, pid, m->self, tracer_options_attach(fanout_wanted(m->o))) < 0) {
 		if (errno == ESRCH)
 			error_msg("--pid %d: no such process", (int)pid);
 		else if (errno == EINVAL)
@@ -1421,12 +1421,12 @@ static int start_watch(struct tp_monitor *m)
 {
 	char err[512];
 
-	m->watch = watch_load(m->o->snapshot_events, err, sizeof(err));
+	m->watch = snapevents_load(m->o->snapshot_events, err, sizeof(err));
 	if (!m->watch) {
 		error_msg("--snapshot-events: %s", err);
 		return -1;
 	}
-	watch_start(m->watch);
+	snapevents_start(m->watch);
 	return 0;
 }
 
@@ -1512,11 +1512,11 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	m.outer_chan = -1;
 	rep->stopped_at = -1;
 	/* utilization is relative to the declared cores, else the machine's */
-	usage_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
+	utilization_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
 		   o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN));
 	m.self = getpid();
 	ptree_init(&m.tree);
-	m.tree.keep_lives = story_wanted(o);	/* before --pid adds processes */
+	m.tree.keep_lives = fanout_wanted(o);	/* before --pid adds processes */
 	if (proc_init() < 0 || setup_signals(&m, &old) < 0) {
 		perror_msg("setup");
 		status = TP_EXIT_FAILURE;
@@ -1552,17 +1552,17 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 			       !o->limits.set[TP_RES_BYTES_RECEIVED] &&
 			       !o->limits.set[TP_RES_BANDWIDTH]);
 	}
-	/* not dumpable (see spawn_start()), with --pid too: a task of the
+	/* not dumpable (see launch_start()), with --pid too: a task of the
 	 * same user could otherwise ptrace tpmon and make it let go */
 	prctl(PR_SET_DUMPABLE, 0);
-	m.story = story_open(o, &m.tree, m.self);
+	m.story = fanout_open(o, &m.tree, m.self);
 	if (!o->pid) {
 		ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
 		ptree_thread(&m.tree, m.root)->started = true;
 	}
 	gpu_note_pid(m.gpu, m.root);
 	if (o->inotify && m.traced)
-		m.files = files_new();
+		m.files = opens_new();
 	start_disk(&m);
 	m.delay = FIRST_DELAY;
 	m.next_sample = FIRST_DELAY;
@@ -1582,20 +1582,20 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		sampler_sample(&m.tree, m.tree.now, NULL, &s);	/* the counters at the end */
 		s.t = m.tree.now;
 		sample_net_gpu(&m, &s);
-		story_sample(m.story, &m.tree, &s);
+		fanout_sample(m.story, &m.tree, &s);
 	}
 	if (m.files)
-		files_write(m.files, o->template);
+		opens_write(m.files, o->template);
 out:
 	m.tree.now = now_rel(&m);
-	story_close(m.story, &m.tree);	/* records of processes left, if any */
+	fanout_close(m.story, &m.tree);	/* records of processes left, if any */
 	disk_stop(m.disk);
 	net_free(m.net);
 	gpu_free(m.gpu);
-	usage_free(&m.usage);
+	utilization_free(&m.usage);
 	series_close(m.series);
-	files_free(m.files);
-	watch_free(m.watch);
+	opens_free(m.files);
+	snapevents_free(m.watch);
 	ptree_free(&m.tree);
 	nested_close(m.nest);
 	drain_signals(&m);

@@ -102,6 +102,20 @@ static int check_outputs(const struct tp_options *o)
 	return summary_prepare(o);
 }
 
+/* -V may not set a field that tpmon writes itself.  0, or -1 after
+ * printing why. */
+static int check_verbatim(const struct tp_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nverbatim; i++)
+		if (summary_field_reserved(o->verbatim[i].key)) {
+			error_msg("-V: %s: tpmon writes that field itself", o->verbatim[i].key);
+			return -1;
+		}
+	return 0;
+}
+
 /* Subcommands, chosen by argv[1]; anything else is a command to monitor. */
 static const struct subcommand {
 	const char *name;
@@ -133,6 +147,8 @@ int main(int argc, char **argv)
 	if (sub)
 		return sub->run(argc - 1, argv + 1);
 	r = options_parse(&o, argc, argv);
+	if (r == 0 && check_verbatim(&o) < 0)
+		r = -1;
 	if (r != 0) {
 		status = r > 0 ? 0 : failure(&o, TP_EXIT_FAILURE);
 		options_free(&o);

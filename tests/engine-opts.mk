@@ -23,15 +23,15 @@ TP_ENGINE_OPTS_TESTS = \
 TESTS += $(TP_ENGINE_OPTS_TESTS)
 EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-engines.py
 
-check_PROGRAMS += tests/unit/test-watch
-TESTS += tests/unit/test-watch
-tests_unit_test_watch_SOURCES = tests/unit/test-watch.c tests/unit/tap.h
-tests_unit_test_watch_LDADD = $(TPMON_LIBS) -lm
+check_PROGRAMS += tests/unit/test-snapevents
+TESTS += tests/unit/test-snapevents
+tests_unit_test_snapevents_SOURCES = tests/unit/test-snapevents.c tests/unit/tap.h
+tests_unit_test_snapevents_LDADD = $(TPMON_LIBS) -lm
 
 if ENABLE_FUZZERS
-noinst_PROGRAMS += tests/fuzz/fuzz-watch
-tests_fuzz_fuzz_watch_SOURCES = tests/fuzz/fuzz-watch.c src/measure/watch.c src/basic/xmalloc.c src/basic/error.c
-tests_fuzz_fuzz_watch_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_watch_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_watch_LDADD = $(JANSSON_LIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz-snapevents
+tests_fuzz_fuzz_snapevents_SOURCES = tests/fuzz/fuzz-snapevents.c src/measure/snapevents.c src/basic/xmalloc.c src/basic/error.c
+tests_fuzz_fuzz_snapevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_snapevents_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_snapevents_LDADD = $(JANSSON_LIBS)
 endif

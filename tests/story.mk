@@ -13,7 +13,7 @@ TESTS += $(TP_STORY_TESTS)
 EXTRA_DIST += $(TP_STORY_TESTS)
 
 # the arithmetic of the utilization figures
-check_PROGRAMS += tests/unit/test-usage
-TESTS += tests/unit/test-usage
-tests_unit_test_usage_SOURCES = tests/unit/test-usage.c tests/unit/tap.h
-tests_unit_test_usage_LDADD = $(TPMON_LIBS) -lm
+check_PROGRAMS += tests/unit/test-utilization
+TESTS += tests/unit/test-utilization
+tests_unit_test_utilization_SOURCES = tests/unit/test-utilization.c tests/unit/tap.h
+tests_unit_test_utilization_LDADD = $(TPMON_LIBS) -lm

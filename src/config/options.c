@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "error.h"
 #include "options.h"
-#include "summary.h"
 #include "units.h"
 #include "xmalloc.h"
 
@@ -166,7 +165,8 @@ static bool invoked_as_resource_monitor(const char *argv0)
 	       strcmp(base, "cctools-monitor") == 0;
 }
 
-int options_split_verbatim(const char *s, char **key, char **value)
+/* "key: value" into @f.  0, or -1 when there is no colon or no key. */
+static int split_field(const char *s, struct tp_field *f)
 {
 	const char *colon = strchr(s, ':');
 	const char *k_end, *v;
@@ -183,8 +183,8 @@ int options_split_verbatim(const char *s, char **key, char **value)
 	v = colon + 1;
 	while (*v == ' ' || *v == '\t')
 		v++;
-	*key = xasprintf("%.*s", (int)(k_end - s), s);
-	*value = xstrdup(v);
+	f->key = xasprintf("%.*s", (int)(k_end - s), s);
+	f->value = xstrdup(v);
 	return 0;
 }
 
@@ -219,8 +219,8 @@ static int parse_choice(const char *name, const char *arg, const char *first,
 static int parse_limits(struct tp_options *o, int c, const char *arg)
 {
 	char err[512];
-	int r = c == 'L' ? limits_parse_arg(&o->limits, arg, err, sizeof(err)) :
-			   limits_parse_file(&o->limits, arg, err, sizeof(err));
+	int r = c == 'L' ? limitset_parse_arg(&o->limits, arg, err, sizeof(err)) :
+			   limitset_parse_file(&o->limits, arg, err, sizeof(err));
 
 	if (r < 0)
 		error_msg("%s", err);
@@ -245,10 +245,8 @@ static int parse_pid(const char *arg, pid_t *pid)
 /* Apply one option; returns 0, 1 (served --help/--version), -1 (error).
  * @name is the option as written, for messages. */
 static int apply(struct tp_options *o, int c, const char *arg, const char *name,
-		 size_t *ndirs, size_t *nverb, int *explicit_codes)
+		 size_t *ndirs, int *explicit_codes)
 {
-	char *k, *v;
-
 	switch (c) {
 	case 'O': free(o->template); o->template = xstrdup(arg); break;
 	case 'i': return parse_seconds("--interval", arg, &o->interval, 0.01);
@@ -257,19 +255,12 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_MEASURE_ONLY: o->measure_only = true; break;
 	case OPT_KILL_GRACE: return parse_seconds("--kill-grace", arg, &o->kill_grace, 0);
 	case 'V':
-		if (options_split_verbatim(arg, &k, &v) < 0) {
+		o->verbatim = xreallocarray(o->verbatim, o->nverbatim + 1, sizeof(*o->verbatim));
+		if (split_field(arg, &o->verbatim[o->nverbatim]) < 0) {
 			error_msg("-V: %s: expected 'key: value'", arg);
 			return -1;
 		}
-		if (summary_field_reserved(k)) {
-			error_msg("-V: %s: tpmon writes that field itself", k);
-			free(k);
-			free(v);
-			return -1;
-		}
-		free(k);
-		free(v);
-		push(&o->verbatim, nverb, arg);
+		o->nverbatim++;
 		break;
 	case OPT_NO_PPRINT: o->pprint = false; break;
 	case OPT_MEASURE_DIR: push(&o->measure_dirs, ndirs, arg); break;
@@ -386,7 +377,7 @@ static int finish(struct tp_options *o, int argc, char **argv)
 
 static int parse_all(struct tp_options *o, int argc, char **argv, int *explicit_codes)
 {
-	size_t ndirs = 0, nverb = 0;
+	size_t ndirs = 0;
 	int c;
 
 	opterr = 0;
@@ -401,7 +392,7 @@ static int parse_all(struct tp_options *o, int argc, char **argv, int *explicit_
 					  argv[optind - 1]);
 			return -1;
 		}
-		int r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs, &nverb,
+		int r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs,
 			      explicit_codes);
 
 		if (r)
@@ -422,6 +413,8 @@ int options_parse(struct tp_options *o, int argc, char **argv)
 
 void options_free(struct tp_options *o)
 {
+	size_t i;
+
 	if (o->argv) {
 		char **a;
 
@@ -432,6 +425,10 @@ void options_free(struct tp_options *o)
 	free(o->command);
 	free(o->template);
 	free(o->measure_dirs);
+	for (i = 0; i < o->nverbatim; i++) {
+		free(o->verbatim[i].key);
+		free(o->verbatim[i].value);
+	}
 	free(o->verbatim);
 	memset(o, 0, sizeof(*o));
 }

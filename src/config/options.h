@@ -6,11 +6,16 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "limits.h"
+#include "limitset.h"
 
 /* (values 0 and 1 in the order --tracking and --exit-codes name them) */
 enum tp_tracking { TP_TRACK_PTRACE = 0, TP_TRACK_POLL = 1 };
 enum tp_exit_codes { TP_CODES_TASK = 0, TP_CODES_CCTOOLS = 1 };
+
+/* A -V field: "key: value" split at its first colon, blanks trimmed. */
+struct tp_field {
+	char *key, *value;		/* owned */
+};
 
 struct tp_options {
 	char **argv;			/* the task; argv[0] is the command */
@@ -34,7 +39,8 @@ struct tp_options {
 	bool quiet;			/* no summary on a terminal */
 	enum tp_tracking tracking;
 	enum tp_exit_codes exit_codes;
-	const char **verbatim;		/* "key: value" strings, NULL-terminated */
+	struct tp_field *verbatim;	/* -V fields, split once, owned */
+	size_t nverbatim;
 };
 
 /* Parse argv into @o.  Returns 0 to run, 1 when --help/--version was
@@ -43,7 +49,5 @@ int options_parse(struct tp_options *o, int argc, char **argv);
 
 void options_free(struct tp_options *o);
 
-/* Split "key: value" (for -V).  Returns 0 and malloc'd parts, or -1. */
-int options_split_verbatim(const char *s, char **key, char **value);
 
 #endif

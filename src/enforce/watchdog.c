@@ -60,7 +60,7 @@ int watchdog_check(const struct tp_limits *l, const double *cur, const bool *kno
 	int r;
 
 	for (r = 0; r < TP_RES__COUNT; r++)
-		if (known[r] && limits_exceeded(l, r, cur[r]))
+		if (known[r] && limitset_exceeded(l, r, cur[r]))
 			return r;
 	return -1;
 }

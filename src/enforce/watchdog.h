@@ -5,7 +5,7 @@
 #define TPMON_WATCHDOG_H
 
 #include <stdbool.h>
-#include "limits.h"
+#include "limitset.h"
 #include "ptree.h"
 
 /* Sliding window of (time, cpu) points for the cores figures. */

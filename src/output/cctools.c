@@ -51,20 +51,11 @@ static json_t *resources_only(const json_t *obj)
 
 static bool verbatim_key(const struct tp_options *o, const char *key)
 {
-	const char **v;
+	size_t i;
 
-	for (v = o->verbatim; v && *v; v++) {
-		char *k, *value;
-		bool same;
-
-		if (options_split_verbatim(*v, &k, &value) < 0)
-			continue;
-		same = !strcmp(k, key);
-		free(k);
-		free(value);
-		if (same)
+	for (i = 0; i < o->nverbatim; i++)
+		if (!strcmp(o->verbatim[i].key, key))
 			return true;
-	}
 	return false;
 }
 

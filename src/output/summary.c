@@ -104,17 +104,10 @@ static void add_io(json_t *root, const struct tp_acct *a)
 
 static void add_verbatim(json_t *root, const struct tp_options *o)
 {
-	const char **v;
+	size_t i;
 
-	for (v = o->verbatim; v && *v; v++) {
-		char *key, *value;
-
-		if (options_split_verbatim(*v, &key, &value) < 0)
-			continue;
-		json_object_set_new(root, key, jsontext_new(value));
-		free(key);
-		free(value);
-	}
+	for (i = 0; i < o->nverbatim; i++)
+		json_object_set_new(root, o->verbatim[i].key, jsontext_new(o->verbatim[i].value));
 }
 
 static void add_exit(json_t *root, const struct tp_options *o, const struct tp_report *r)
@@ -162,7 +155,7 @@ static json_t *declared_limits(const struct tp_options *o)
  * cctools view drops these). */
 static void add_usage(json_t *root, const struct tp_options *o, const struct tp_report *r)
 {
-	const struct tp_usage_figures *u = &r->usage;
+	const struct tp_utilization_figures *u = &r->usage;
 	double mem_limit = o->limits.value[TP_RES_MEMORY];
 
 	json_object_set_new(root, "limits", declared_limits(o));
@@ -298,10 +291,10 @@ static struct tp_reserve *reserve;
 static size_t summary_bound(const struct tp_options *o)
 {
 	size_t n = 65536 + 6 * strlen(o->command);
-	const char **v;
+	size_t i;
 
-	for (v = o->verbatim; v && *v; v++)
-		n += 6 * strlen(*v) + 16;
+	for (i = 0; i < o->nverbatim; i++)
+		n += 6 * (strlen(o->verbatim[i].key) + strlen(o->verbatim[i].value)) + 16;
 	return n;
 }
 

@@ -10,7 +10,7 @@
 #include "options.h"
 #include "resources.h"
 #include "ptree.h"
-#include "usage.h"
+#include "utilization.h"
 
 enum tp_exit_type { TP_EXIT_NORMAL, TP_EXIT_SIGNAL, TP_EXIT_LIMITS };
 
@@ -54,7 +54,7 @@ struct tp_report {
 					 * enclosing tpmon: see nested.h) */
 	bool disk_partial;		/* disk walk could not read everything */
 	bool partial;			/* a checkpoint during the run */
-	struct tp_usage_figures usage;	/* utilization, cpu-hours, memory growth */
+	struct tp_utilization_figures usage;	/* utilization, cpu-hours, memory growth */
 	double stopped_at;		/* s from start when tpmon began to stop
 					 * the tree (limit, signal); <0 never */
 	struct tp_snapshot *snapshots;	/* owned; free with summary_report_free() */

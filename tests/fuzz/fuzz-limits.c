@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz-limits.c: libFuzzer harness for the limit parsers.  Feeds the input
- * to limits_parse_json() (with its length, NULs and all) and, NUL-terminated,
- * to limits_parse_text() and units_parse(); aborts when a parser breaks its
+ * to limitset_parse_json() (with its length, NULs and all) and, NUL-terminated,
+ * to limitset_parse_text() and units_parse(); aborts when a parser breaks its
  * contract (limits changed on error, a value out of range, a message that
  * is not one terminated printable line). */
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "limitset.h"
 #include "units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -93,12 +93,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	before.value[TP_RES_DISK] = 77;
 
 	l = before;
-	rc = limits_parse_json(&l, text, size, "fuzz.json", err, sizeof(err));
+	rc = limitset_parse_json(&l, text, size, "fuzz.json", err, sizeof(err));
 	check_limits(rc, &before, &l);
 	check_message(rc, err, sizeof(err));
 
 	l = before;
-	rc = limits_parse_text(&l, text, "-L", err, sizeof(err));
+	rc = limitset_parse_text(&l, text, "-L", err, sizeof(err));
 	check_limits(rc, &before, &l);
 	check_message(rc, err, sizeof(err));
 

@@ -3,7 +3,7 @@
 ## scenario tests (tests/*.test), and the list of those tests.
 ## Helpers are built without sanitizers on purpose: they run under ptrace,
 ## where LeakSanitizer aborts, and some of them hog memory or fork fast.
-## No -I src here: src/spawn.h would hide <spawn.h>.
+## No include path into src/: the helpers share no code with tpmon.
 TPH_CPP = -include $(top_builddir)/config.h
 TPH_CF = -std=c11 $(TP_WARN_CFLAGS)
 TPH_LD =

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "limitset.h"
 #include "tap.h"
 
 #define ERRLEN 256
@@ -62,7 +62,7 @@ static void reject_text(const char *origin, const struct reject_case *c)
 
 	baseline(&before);
 	l = before;
-	rc = limits_parse_text(&l, c->text, origin, err, sizeof(err));
+	rc = limitset_parse_text(&l, c->text, origin, err, sizeof(err));
 	check_rejected("text", c->text, rc, &before, &l, err, c->needle);
 }
 
@@ -75,7 +75,7 @@ static void reject_json(const char *origin, const char *text, size_t len,
 
 	baseline(&before);
 	l = before;
-	rc = limits_parse_json(&l, text, len, origin, err, sizeof(err));
+	rc = limitset_parse_json(&l, text, len, origin, err, sizeof(err));
 	check_rejected("json", text, rc, &before, &l, err, needle);
 }
 
@@ -144,7 +144,7 @@ static void test_text_good(void)
 	int r;
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_text(&l, "memory: 2048, cores: 2", "-L", err,
+	ok(limitset_parse_text(&l, "memory: 2048, cores: 2", "-L", err,
 			     sizeof(err)) == 0, "text \"memory: 2048, cores: 2\"");
 	is_double(l.value[TP_RES_MEMORY], 2048, 0, "memory 2048 MB");
 	is_double(l.value[TP_RES_CORES], 2, 0, "cores 2");
@@ -155,7 +155,7 @@ static void test_text_good(void)
 	   "exactly memory and cores are set");
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_text(&l,
+	ok(limitset_parse_text(&l,
 			     "# limits for a job\n"
 			     "\n"
 			     "  memory : 1.5G  \n"
@@ -188,23 +188,23 @@ static void test_text_good(void)
 	is_double(l.value[TP_RES_CORES], 1.5, 0, "cores \"1.5 cores\"");
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_text(&l, "memory: 1, memory: 2", "-L", err,
+	ok(limitset_parse_text(&l, "memory: 1, memory: 2", "-L", err,
 			     sizeof(err)) < 0 && strstr(err, "memory is given twice") &&
 	   !l.set[TP_RES_MEMORY], "a resource named twice in one text is refused");
-	ok(limits_parse_text(&l, "memory: 1\nwall_time: 3\nmemory: 2", "f", err,
+	ok(limitset_parse_text(&l, "memory: 1\nwall_time: 3\nmemory: 2", "f", err,
 			     sizeof(err)) < 0 && strstr(err, "f:3: "),
 	   "also on different lines of a file, with the line");
-	ok(limits_parse_text(&l, "memory: 1", "-L", err, sizeof(err)) == 0 &&
-	   limits_parse_text(&l, "memory: 2", "-L", err, sizeof(err)) == 0,
+	ok(limitset_parse_text(&l, "memory: 1", "-L", err, sizeof(err)) == 0 &&
+	   limitset_parse_text(&l, "memory: 2", "-L", err, sizeof(err)) == 0,
 	   "two separate -L texts may name the same resource");
 	is_double(l.value[TP_RES_MEMORY], 2, 0, "the later -L wins");
-	ok(limits_parse_text(&l, "memory: 5,", "-L", err, sizeof(err)) == 0 &&
+	ok(limitset_parse_text(&l, "memory: 5,", "-L", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 5, "a trailing comma is an empty entry");
-	ok(limits_parse_text(&l, "memory:3", "-L", err, sizeof(err)) == 0 &&
+	ok(limitset_parse_text(&l, "memory:3", "-L", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 3, "no space after the colon");
-	ok(limits_parse_text(&l, "memory: 1e-3", "-L", err, sizeof(err)) == 0 &&
+	ok(limitset_parse_text(&l, "memory: 1e-3", "-L", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 0.001, "a tiny positive memory limit");
-	ok(limits_parse_text(&l, "memory: 1e15", "-L", err, sizeof(err)) == 0 &&
+	ok(limitset_parse_text(&l, "memory: 1e15", "-L", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 1e15, "1e15 MB is the largest allowed");
 }
 
@@ -215,7 +215,7 @@ static void accept_json(const char *text, enum tp_res res, double want)
 	char err[ERRLEN] = "";
 
 	memset(&l, 0, sizeof(l));
-	if (!ok(limits_parse_json(&l, text, strlen(text), "limits.json", err,
+	if (!ok(limitset_parse_json(&l, text, strlen(text), "limits.json", err,
 				  sizeof(err)) == 0, "json %s accepted", text))
 		diag("err: %s", err);
 	ok(l.set[res], "json %s sets %s", text, res_info(res)->name);
@@ -234,7 +234,7 @@ static void test_json_good(void)
 	int r, n = 0;
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_json(&l, all, strlen(all), "limits.json", err,
+	ok(limitset_parse_json(&l, all, strlen(all), "limits.json", err,
 			     sizeof(err)) == 0, "json with every value form");
 	is_double(l.value[TP_RES_MEMORY], 2048, 0, "memory 2048");
 	is_double(l.value[TP_RES_WALL_TIME], 90, 0, "wall_time \"90s\"");
@@ -267,9 +267,9 @@ static void test_json_good(void)
 	accept_json("  \n\t{\"disk\": 1}  \n", TP_RES_DISK, 1);
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_json(&l, "{}", 2, "limits.json", err, sizeof(err)) == 0,
+	ok(limitset_parse_json(&l, "{}", 2, "limits.json", err, sizeof(err)) == 0,
 	   "an empty JSON object is accepted");
-	ok(limits_parse_json(&l, "{\"memory\": 5}XXXXXXX", 13, "limits.json",
+	ok(limitset_parse_json(&l, "{\"memory\": 5}XXXXXXX", 13, "limits.json",
 			     err, sizeof(err)) == 0 && l.value[TP_RES_MEMORY] == 5,
 	   "only len bytes of the JSON text are read");
 }
@@ -357,17 +357,17 @@ static void test_small_buffers(void)
 
 	memset(&l, 0, sizeof(l));
 	memset(err, 'x', sizeof(err));
-	ok(limits_parse_text(&l, "cores: -1", "-L", err, sizeof(err)) == -1 &&
+	ok(limitset_parse_text(&l, "cores: -1", "-L", err, sizeof(err)) == -1 &&
 	   err[sizeof(err) - 1] == '\0' && strcmp(err, "-L: cor") == 0,
 	   "a short error buffer is truncated and terminated");
 	memset(err, 'x', sizeof(err));
-	ok(limits_parse_json(&l, "{", 1, "a-very-long-origin-name", err,
+	ok(limitset_parse_json(&l, "{", 1, "a-very-long-origin-name", err,
 			     sizeof(err)) == -1 && strlen(err) == sizeof(err) - 1,
 	   "a long origin is truncated in a short buffer");
-	ok(limits_parse_text(&l, "cores: -1", "-L", NULL, 0) == -1,
+	ok(limitset_parse_text(&l, "cores: -1", "-L", NULL, 0) == -1,
 	   "a NULL error buffer is allowed");
 	err[0] = 'Z';
-	ok(limits_parse_json(&l, "{", 1, "x", err, 0) == -1 && err[0] == 'Z',
+	ok(limitset_parse_json(&l, "{", 1, "x", err, 0) == -1 && err[0] == 'Z',
 	   "errlen 0 writes nothing");
 }
 
@@ -377,14 +377,14 @@ static void test_accumulate(void)
 	char err[ERRLEN] = "";
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_text(&l, "memory: 1", "-L", err, sizeof(err)) == 0 &&
-	   limits_parse_json(&l, "{\"cores\": 2}", 12, "-L", err, sizeof(err)) == 0 &&
-	   limits_parse_text(&l, "memory: 3", "-L", err, sizeof(err)) == 0,
+	ok(limitset_parse_text(&l, "memory: 1", "-L", err, sizeof(err)) == 0 &&
+	   limitset_parse_json(&l, "{\"cores\": 2}", 12, "-L", err, sizeof(err)) == 0 &&
+	   limitset_parse_text(&l, "memory: 3", "-L", err, sizeof(err)) == 0,
 	   "three specs in a row");
 	ok(l.set[TP_RES_MEMORY] && l.value[TP_RES_MEMORY] == 3 &&
 	   l.set[TP_RES_CORES] && l.value[TP_RES_CORES] == 2,
 	   "specs add up; a later value replaces an earlier one");
-	ok(limits_parse_text(&l, "disk: 1, cores: bad", "-L", err, sizeof(err)) == -1 &&
+	ok(limitset_parse_text(&l, "disk: 1, cores: bad", "-L", err, sizeof(err)) == -1 &&
 	   !l.set[TP_RES_DISK] && l.value[TP_RES_CORES] == 2,
 	   "a spec failing after a good entry changes nothing");
 }
@@ -394,22 +394,22 @@ static void test_exceeded(void)
 	struct tp_limits l;
 
 	memset(&l, 0, sizeof(l));
-	ok(!limits_exceeded(&l, TP_RES_MEMORY, 1e12), "no limit: never exceeded");
+	ok(!limitset_exceeded(&l, TP_RES_MEMORY, 1e12), "no limit: never exceeded");
 	l.set[TP_RES_MEMORY] = true;
 	l.value[TP_RES_MEMORY] = 100;
-	ok(!limits_exceeded(&l, TP_RES_MEMORY, 99.9), "99.9 of 100 MB: not over");
-	ok(!limits_exceeded(&l, TP_RES_MEMORY, 100), "100 of 100 MB: not over");
-	ok(limits_exceeded(&l, TP_RES_MEMORY, 100.001), "100.001 of 100 MB: over");
-	ok(!limits_exceeded(&l, TP_RES_MEMORY, NAN), "unknown (NaN) is not over");
+	ok(!limitset_exceeded(&l, TP_RES_MEMORY, 99.9), "99.9 of 100 MB: not over");
+	ok(!limitset_exceeded(&l, TP_RES_MEMORY, 100), "100 of 100 MB: not over");
+	ok(limitset_exceeded(&l, TP_RES_MEMORY, 100.001), "100.001 of 100 MB: over");
+	ok(!limitset_exceeded(&l, TP_RES_MEMORY, NAN), "unknown (NaN) is not over");
 	l.set[TP_RES_TOTAL_PROCESSES] = true;
 	l.value[TP_RES_TOTAL_PROCESSES] = 5;
-	ok(!limits_exceeded(&l, TP_RES_TOTAL_PROCESSES, 5), "5 of 5 procs: not over");
-	ok(limits_exceeded(&l, TP_RES_TOTAL_PROCESSES, 6), "6 of 5 procs: over");
+	ok(!limitset_exceeded(&l, TP_RES_TOTAL_PROCESSES, 5), "5 of 5 procs: not over");
+	ok(limitset_exceeded(&l, TP_RES_TOTAL_PROCESSES, 6), "6 of 5 procs: over");
 	l.set[TP_RES_SWAP_MEMORY] = true;
 	l.value[TP_RES_SWAP_MEMORY] = 0;
-	ok(!limits_exceeded(&l, TP_RES_SWAP_MEMORY, 0), "swap 0 of 0: not over");
-	ok(limits_exceeded(&l, TP_RES_SWAP_MEMORY, 0.01), "swap 0.01 of 0: over");
-	ok(!limits_exceeded(&l, TP_RES_CORES, 64), "cores unset: not over");
+	ok(!limitset_exceeded(&l, TP_RES_SWAP_MEMORY, 0), "swap 0 of 0: not over");
+	ok(limitset_exceeded(&l, TP_RES_SWAP_MEMORY, 0.01), "swap 0.01 of 0: over");
+	ok(!limitset_exceeded(&l, TP_RES_CORES, 64), "cores unset: not over");
 }
 
 static void write_file(const char *path, const char *data, size_t len)
@@ -463,67 +463,67 @@ static void test_files(const char *dir)
 	free(huge);
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_file(&l, json, err, sizeof(err)) == 0 &&
+	ok(limitset_parse_file(&l, json, err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 1024 && l.value[TP_RES_CORES] == 2,
 	   "JSON file after blank lines");
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_file(&l, text, err, sizeof(err)) == 0 &&
+	ok(limitset_parse_file(&l, text, err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 2048 && l.value[TP_RES_WALL_TIME] == 60,
 	   "text file");
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_arg(&l, json, err, sizeof(err)) == 0 &&
+	ok(limitset_parse_arg(&l, json, err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 1024, "-L with a JSON file name");
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_arg(&l, text, err, sizeof(err)) == 0 &&
+	ok(limitset_parse_arg(&l, text, err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_WALL_TIME] == 60, "-L with a text file name");
 
 	baseline(&before);
 	l = before;
-	ok(limits_parse_file(&l, missing, err, sizeof(err)) == -1 &&
+	ok(limitset_parse_file(&l, missing, err, sizeof(err)) == -1 &&
 	   memcmp(&l, &before, sizeof(l)) == 0, "missing file rejected");
 	like(err, missing, "message names the missing file");
 	like(err, strerror(ENOENT), "message says %s", strerror(ENOENT));
-	ok(limits_parse_file(&l, dir, err, sizeof(err)) == -1,
+	ok(limitset_parse_file(&l, dir, err, sizeof(err)) == -1,
 	   "a directory is rejected");
 	like(err, strerror(EISDIR), "message says %s", strerror(EISDIR));
-	ok(limits_parse_file(&l, nul, err, sizeof(err)) == -1, "NUL byte rejected");
+	ok(limitset_parse_file(&l, nul, err, sizeof(err)) == -1, "NUL byte rejected");
 	like(err, "nul.txt: contains a NUL byte", "message names the NUL byte");
-	ok(limits_parse_file(&l, empty, err, sizeof(err)) == -1, "empty file rejected");
+	ok(limitset_parse_file(&l, empty, err, sizeof(err)) == -1, "empty file rejected");
 	like(err, "empty.txt: no limits given", "message says no limits");
-	ok(limits_parse_file(&l, big, err, sizeof(err)) == -1, "2 MB file rejected");
+	ok(limitset_parse_file(&l, big, err, sizeof(err)) == -1, "2 MB file rejected");
 	like(err, "big.txt: too large", "message says too large");
 	ok(memcmp(&l, &before, sizeof(l)) == 0, "file errors change nothing");
 
 	write_str(text, "memory: 2G\nwall_time: 1m\ncores: 2G\n");
-	ok(limits_parse_file(&l, text, err, sizeof(err)) == -1, "bad text file");
+	ok(limitset_parse_file(&l, text, err, sizeof(err)) == -1, "bad text file");
 	like(err, "limits.txt:3: cores: 2G: cores takes no unit",
 	     "text file message has the line number");
 	write_str(json, "{\"memory\": 1,\n\"memory\": 2}");
-	ok(limits_parse_arg(&l, json, err, sizeof(err)) == -1, "bad JSON file");
+	ok(limitset_parse_arg(&l, json, err, sizeof(err)) == -1, "bad JSON file");
 	like(err, "limits.json: invalid JSON at line 2", "JSON message has the line");
 
-	ok(limits_parse_arg(&l, missing, err, sizeof(err)) == -1,
+	ok(limitset_parse_arg(&l, missing, err, sizeof(err)) == -1,
 	   "-L with a missing file name");
 	like(err, "-L: ", "message starts with -L");
 	like(err, strerror(ENOENT), "message says %s", strerror(ENOENT));
-	ok(limits_parse_arg(&l, dir, err, sizeof(err)) == -1,
+	ok(limitset_parse_arg(&l, dir, err, sizeof(err)) == -1,
 	   "-L with a directory");
 	like(err, "not a regular file", "message says not a regular file");
 	ok(memcmp(&l, &before, sizeof(l)) == 0, "-L errors change nothing");
 
 	memset(&l, 0, sizeof(l));
-	ok(limits_parse_arg(&l, "memory: 2G, cores: 2", err, sizeof(err)) == 0 &&
+	ok(limitset_parse_arg(&l, "memory: 2G, cores: 2", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 2048 && l.value[TP_RES_CORES] == 2,
 	   "-L with text");
-	ok(limits_parse_arg(&l, " {\"disk\": [2, \"G\"]}", err, sizeof(err)) == 0 &&
+	ok(limitset_parse_arg(&l, " {\"disk\": [2, \"G\"]}", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_DISK] == 2048, "-L with inline JSON");
-	ok(limits_parse_arg(&l, "{\"disk\": 0}", err, sizeof(err)) == -1,
+	ok(limitset_parse_arg(&l, "{\"disk\": 0}", err, sizeof(err)) == -1,
 	   "-L with bad inline JSON");
 	is_str(err, "-L: disk: 0: must be positive", "inline JSON message");
-	ok(limits_parse_arg(&l, "cores: -1", err, sizeof(err)) == -1,
+	ok(limitset_parse_arg(&l, "cores: -1", err, sizeof(err)) == -1,
 	   "-L cores: -1");
 	is_str(err, "-L: cores: -1: must be positive", "exact -L message");
-	ok(limits_parse_arg(&l, "", err, sizeof(err)) == -1, "-L \"\"");
+	ok(limitset_parse_arg(&l, "", err, sizeof(err)) == -1, "-L \"\"");
 	is_str(err, "-L: no limits given", "-L \"\" message");
 
 	unlink(json);

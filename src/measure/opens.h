@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* files.h: the files a task opens (--with-inotify), seen through the
+/* opens.h: the files a task opens (--with-inotify), seen through the
  * seccomp filter's PTRACE_EVENT_SECCOMP stops, written as TEMPLATE.files
  * in resource_monitor's layout. */
-#ifndef TPMON_FILES_H
-#define TPMON_FILES_H
+#ifndef TPMON_OPENS_H
+#define TPMON_OPENS_H
 
 #include <sys/types.h>
 
-struct tp_files;
+struct tp_opens;
 
-struct tp_files *files_new(void);
+struct tp_opens *opens_new(void);
 /* Tracee @tid is stopped at entry of an open-family syscall: record it. */
-void files_syscall(struct tp_files *f, pid_t tid);
+void opens_syscall(struct tp_opens *f, pid_t tid);
 /* Tracee @tid exec'd a new program: record the executable. */
-void files_exec(struct tp_files *f, pid_t tid);
+void opens_exec(struct tp_opens *f, pid_t tid);
 /* Write TEMPLATE.files.  Missing file sizes at the end are 0. */
-int files_write(const struct tp_files *f, const char *template);
-void files_free(struct tp_files *f);
+int opens_write(const struct tp_opens *f, const char *template);
+void opens_free(struct tp_opens *f);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* usage.h: how well a task used what it was given: utilization of the
+/* utilization.h: how well a task used what it was given: utilization of the
  * reference cores over time, cpu-hours, and the growth of its memory.
  * Pure arithmetic on the samples: no I/O. */
-#ifndef TPMON_USAGE_H
-#define TPMON_USAGE_H
+#ifndef TPMON_UTILIZATION_H
+#define TPMON_UTILIZATION_H
 
 #include <stdbool.h>
 
@@ -15,7 +15,7 @@
  * and points are then kept at half the rate. */
 #define TP_USAGE_POINTS 2048
 
-struct tp_usage {
+struct tp_utilization {
 	double ref;			/* reference cores, > 0 */
 	double span_t, span_cpu;	/* start of the open span */
 	double over[4];			/* s with utilization > 20, 40, 80 %, >= 99 % */
@@ -26,7 +26,7 @@ struct tp_usage {
 	unsigned n, stride, skipped;
 };
 
-struct tp_usage_figures {
+struct tp_utilization_figures {
 	double ref;			/* reference cores */
 	double mean;			/* % of ref over the run: cpu / (wall * ref) */
 	double over20, over40, over80, at100;	/* % of the wall time */
@@ -37,16 +37,16 @@ struct tp_usage_figures {
 
 /* Start with reference @ref cores (the declared limit, or the machine's
  * CPUs). */
-void usage_init(struct tp_usage *u, double ref);
-void usage_free(struct tp_usage *u);
+void utilization_init(struct tp_utilization *u, double ref);
+void utilization_free(struct tp_utilization *u);
 /* A sample at @t s from the start: @cpu s of CPU so far, @mem MB.  With
  * @mem_ok false (a process was exiting, its memory half freed) the
  * memory is left out of the fit. */
-void usage_add(struct tp_usage *u, double t, double cpu, double mem, bool mem_ok);
+void utilization_add(struct tp_utilization *u, double t, double cpu, double mem, bool mem_ok);
 /* The figures at the end @t of the run with @cpu s of CPU in all. */
-void usage_figures(const struct tp_usage *u, double t, double cpu, struct tp_usage_figures *f);
+void utilization_figures(const struct tp_utilization *u, double t, double cpu, struct tp_utilization_figures *f);
 /* Least-squares slope of @y over @x for the @n points with x >= @from;
  * false when fewer than 3 such points or they share one x. */
-bool usage_slope(const double *x, const double *y, unsigned n, double from, double *slope);
+bool utilization_slope(const double *x, const double *y, unsigned n, double from, double *slope);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* limits.h: limit specifications (parsed from JSON files, "res: value"
+/* limitset.h: limit specifications (parsed from JSON files, "res: value"
  * strings and files) and their evaluation against measured values. */
-#ifndef TPMON_LIMITS_H
-#define TPMON_LIMITS_H
+#ifndef TPMON_LIMITSET_H
+#define TPMON_LIMITSET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,25 +22,25 @@ struct tp_limits {
 
 /* A JSON object, e.g. {"memory": 2048, "wall_time": "90s", "disk": [1, "GB"]}.
  * @origin names where the text came from, for messages. */
-int limits_parse_json(struct tp_limits *l, const char *text, size_t len,
+int limitset_parse_json(struct tp_limits *l, const char *text, size_t len,
 		      const char *origin, char *err, size_t errlen);
 
 /* resource_monitor's text form: "memory: 2048, cores: 2" (commas or
  * newlines separate entries; '#' starts a comment line). */
-int limits_parse_text(struct tp_limits *l, const char *text,
+int limitset_parse_text(struct tp_limits *l, const char *text,
 		      const char *origin, char *err, size_t errlen);
 
 /* A file: JSON when its first non-blank byte is '{', text form otherwise. */
-int limits_parse_file(struct tp_limits *l, const char *path,
+int limitset_parse_file(struct tp_limits *l, const char *path,
 		      char *err, size_t errlen);
 
-/* The -L argument: an existing regular file is read as limits_parse_file(),
- * anything else as limits_parse_text() with origin "-L". */
-int limits_parse_arg(struct tp_limits *l, const char *arg,
+/* The -L argument: an existing regular file is read as limitset_parse_file(),
+ * anything else as limitset_parse_text() with origin "-L". */
+int limitset_parse_arg(struct tp_limits *l, const char *arg,
 		     char *err, size_t errlen);
 
 /* Is @value over the limit for @r?  False when no limit is set.
  * Counts and sizes are over when strictly greater than the limit. */
-bool limits_exceeded(const struct tp_limits *l, enum tp_res r, double value);
+bool limitset_exceeded(const struct tp_limits *l, enum tp_res r, double value);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* watch.c: --snapshot-events.  The configuration is parsed once (jansson);
+/* snapevents.c: --snapshot-events.  The configuration is parsed once (jansson);
  * then each poll stat()s every watched file, reads the complete lines
  * appended since the last poll, and counts the events that fired.  The
  * semantics are resource_monitor's (rmonitor_file_watch.c), read from its
@@ -14,25 +14,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "error.h"
-#include "watch.h"
+#include "snapevents.h"
 #include "xmalloc.h"
 
-enum tp_watch_kind { TP_WATCH_CREATE, TP_WATCH_DELETE, TP_WATCH_TRUNCATE, TP_WATCH_PATTERN };
+enum tp_snapevents_kind { TP_SNAPEVENTS_CREATE, TP_SNAPEVENTS_DELETE, TP_SNAPEVENTS_TRUNCATE, TP_SNAPEVENTS_PATTERN };
 
-struct tp_watch_event {
+struct tp_snapevents_event {
 	char *label;
-	enum tp_watch_kind kind;
-	regex_t re;			/* TP_WATCH_PATTERN */
+	enum tp_snapevents_kind kind;
+	regex_t re;			/* TP_SNAPEVENTS_PATTERN */
 	long max_count;			/* -1: no bound */
 	long total;			/* fired so far */
 	long cycle;			/* fired in this poll */
 };
 
-struct tp_watch_file {
+struct tp_snapevents_file {
 	char *path;
 	bool from_start, from_start_if_truncated, delete_if_found;
 	bool has_pattern;
-	struct tp_watch_event *events;
+	struct tp_snapevents_event *events;
 	size_t nevents;
 	/* what the last poll saw */
 	bool exists;
@@ -41,8 +41,8 @@ struct tp_watch_file {
 	ino_t last_ino;
 };
 
-struct tp_watch {
-	struct tp_watch_file *files;
+struct tp_snapevents {
+	struct tp_snapevents_file *files;
 	size_t nfiles;
 };
 
@@ -78,7 +78,7 @@ static bool label_ok(const char *s)
 /* One element of "events".  Exactly one trigger, as resource_monitor
  * requires.  ("pattern" is taken for "on-pattern": Work Queue's and
  * TaskVine's documentation spell it so.) */
-static int parse_event(json_t *j, struct tp_watch_event *e, const char *file,
+static int parse_event(json_t *j, struct tp_snapevents_event *e, const char *file,
 		       char *err, size_t errlen)
 {
 	json_t *label = json_object_get(j, "label"), *count = json_object_get(j, "count");
@@ -114,7 +114,7 @@ static int parse_event(json_t *j, struct tp_watch_event *e, const char *file,
 			 "on-truncate and on-pattern", file, json_string_value(label));
 		return -1;
 	}
-	e->kind = c ? TP_WATCH_CREATE : d ? TP_WATCH_DELETE : t ? TP_WATCH_TRUNCATE : TP_WATCH_PATTERN;
+	e->kind = c ? TP_SNAPEVENTS_CREATE : d ? TP_SNAPEVENTS_DELETE : t ? TP_SNAPEVENTS_TRUNCATE : TP_SNAPEVENTS_PATTERN;
 	e->max_count = count ? (long)json_integer_value(count) : -1;
 	if (e->max_count < 0)
 		e->max_count = -1;
@@ -133,7 +133,7 @@ static int parse_event(json_t *j, struct tp_watch_event *e, const char *file,
 	return 0;
 }
 
-static int parse_file(const char *path, json_t *spec, struct tp_watch_file *f,
+static int parse_file(const char *path, json_t *spec, struct tp_snapevents_file *f,
 		      char *err, size_t errlen)
 {
 	json_t *events = json_object_get(spec, "events"), *ev;
@@ -158,7 +158,7 @@ static int parse_file(const char *path, json_t *spec, struct tp_watch_file *f,
 		if (parse_event(ev, &f->events[i], path, err, errlen) < 0)
 			return -1;
 		f->nevents = i + 1;
-		if (f->events[i].kind == TP_WATCH_PATTERN)
+		if (f->events[i].kind == TP_SNAPEVENTS_PATTERN)
 			f->has_pattern = true;
 	}
 	return 0;
@@ -174,11 +174,11 @@ static void one_line(char *msg)
 			*msg = '?';
 }
 
-static struct tp_watch *parse_text(const char *text, char *err, size_t errlen)
+static struct tp_snapevents *parse_text(const char *text, char *err, size_t errlen)
 {
 	json_error_t jerr;
 	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr), *spec;
-	struct tp_watch *w;
+	struct tp_snapevents *w;
 	const char *path;
 
 	if (!root) {
@@ -205,25 +205,25 @@ static struct tp_watch *parse_text(const char *text, char *err, size_t errlen)
 	return w;
 fail:
 	json_decref(root);
-	watch_free(w);
+	snapevents_free(w);
 	return NULL;
 }
 
-struct tp_watch *watch_parse(const char *text, char *err, size_t errlen)
+struct tp_snapevents *snapevents_parse(const char *text, char *err, size_t errlen)
 {
-	struct tp_watch *w = parse_text(text, err, errlen);
+	struct tp_snapevents *w = parse_text(text, err, errlen);
 
 	if (!w && errlen > 0)
 		one_line(err);
 	return w;
 }
 
-struct tp_watch *watch_load(const char *path, char *err, size_t errlen)
+struct tp_snapevents *snapevents_load(const char *path, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "re");
 	char *text = NULL;
 	size_t len = 0, cap = 0, n;
-	struct tp_watch *w;
+	struct tp_snapevents *w;
 	char local[512];
 
 	if (!fp) {
@@ -240,7 +240,7 @@ struct tp_watch *watch_load(const char *path, char *err, size_t errlen)
 	} while (n > 0);
 	text[len] = '\0';
 	fclose(fp);
-	w = watch_parse(text, local, sizeof(local));
+	w = snapevents_parse(text, local, sizeof(local));
 	if (!w)
 		snprintf(err, errlen, "%s: %s", path, local);
 	free(text);
@@ -249,12 +249,12 @@ struct tp_watch *watch_load(const char *path, char *err, size_t errlen)
 
 /* --- polling ---------------------------------------------------------- */
 
-static bool event_active(const struct tp_watch_event *e)
+static bool event_active(const struct tp_snapevents_event *e)
 {
 	return e->max_count < 0 || e->total < e->max_count;
 }
 
-static bool file_active(const struct tp_watch_file *f)
+static bool file_active(const struct tp_snapevents_file *f)
 {
 	size_t i;
 
@@ -264,12 +264,12 @@ static bool file_active(const struct tp_watch_file *f)
 	return false;
 }
 
-static void fire(struct tp_watch_file *f, enum tp_watch_kind kind)
+static void fire(struct tp_snapevents_file *f, enum tp_snapevents_kind kind)
 {
 	size_t i;
 
 	for (i = 0; i < f->nevents; i++) {
-		struct tp_watch_event *e = &f->events[i];
+		struct tp_snapevents_event *e = &f->events[i];
 
 		if (e->kind == kind && event_active(e)) {
 			e->cycle++;
@@ -278,7 +278,7 @@ static void fire(struct tp_watch_file *f, enum tp_watch_kind kind)
 	}
 }
 
-static void forget(struct tp_watch_file *f)
+static void forget(struct tp_snapevents_file *f)
 {
 	f->exists = false;
 	f->position = 0;
@@ -286,12 +286,12 @@ static void forget(struct tp_watch_file *f)
 	f->last_ino = 0;
 }
 
-void watch_start(struct tp_watch *w)
+void snapevents_start(struct tp_snapevents *w)
 {
 	size_t i;
 
 	for (i = 0; i < w->nfiles; i++) {
-		struct tp_watch_file *f = &w->files[i];
+		struct tp_snapevents_file *f = &w->files[i];
 		struct stat st;
 
 		forget(f);
@@ -305,14 +305,14 @@ void watch_start(struct tp_watch *w)
 	}
 }
 
-static void match_line(struct tp_watch_file *f, const char *line)
+static void match_line(struct tp_snapevents_file *f, const char *line)
 {
 	size_t i;
 
 	for (i = 0; i < f->nevents; i++) {
-		struct tp_watch_event *e = &f->events[i];
+		struct tp_snapevents_event *e = &f->events[i];
 
-		if (e->kind == TP_WATCH_PATTERN && event_active(e) &&
+		if (e->kind == TP_SNAPEVENTS_PATTERN && event_active(e) &&
 		    regexec(&e->re, line, 0, NULL, 0) == 0) {
 			e->cycle++;
 			e->total++;
@@ -322,7 +322,7 @@ static void match_line(struct tp_watch_file *f, const char *line)
 
 /* Match the complete lines from f->position on; a last line without its
  * newline is left for the next poll (the task may be writing it). */
-static void read_lines(struct tp_watch_file *f)
+static void read_lines(struct tp_snapevents_file *f)
 {
 	FILE *fp = fopen(f->path, "re");
 	char *line = NULL;
@@ -345,7 +345,7 @@ static void read_lines(struct tp_watch_file *f)
 	fclose(fp);
 }
 
-static void poll_file(struct tp_watch_file *f)
+static void poll_file(struct tp_snapevents_file *f)
 {
 	struct stat st;
 	size_t i;
@@ -356,16 +356,16 @@ static void poll_file(struct tp_watch_file *f)
 		return;
 	if (stat(f->path, &st) < 0) {
 		if (f->exists)
-			fire(f, TP_WATCH_DELETE);
+			fire(f, TP_SNAPEVENTS_DELETE);
 		forget(f);
 		return;
 	}
 	if (!f->exists) {
-		fire(f, TP_WATCH_CREATE);
+		fire(f, TP_SNAPEVENTS_CREATE);
 		forget(f);
 		f->exists = true;
 	} else if (st.st_size < f->last_size || st.st_ino != f->last_ino) {
-		fire(f, TP_WATCH_TRUNCATE);
+		fire(f, TP_SNAPEVENTS_TRUNCATE);
 		f->position = f->from_start_if_truncated ? 0 : st.st_size;
 	}
 	f->last_size = st.st_size;
@@ -379,12 +379,12 @@ static void poll_file(struct tp_watch_file *f)
 }
 
 /* Append "label(n)" for every event of @f that fired in this poll. */
-static void add_labels(const struct tp_watch_file *f, char **label)
+static void add_labels(const struct tp_snapevents_file *f, char **label)
 {
 	size_t i;
 
 	for (i = 0; i < f->nevents; i++) {
-		const struct tp_watch_event *e = &f->events[i];
+		const struct tp_snapevents_event *e = &f->events[i];
 		char *s;
 
 		if (!e->cycle)
@@ -396,7 +396,7 @@ static void add_labels(const struct tp_watch_file *f, char **label)
 	}
 }
 
-char *watch_poll(struct tp_watch *w)
+char *snapevents_poll(struct tp_snapevents *w)
 {
 	char *label = NULL;
 	size_t i;
@@ -410,17 +410,17 @@ char *watch_poll(struct tp_watch *w)
 	return label;
 }
 
-void watch_free(struct tp_watch *w)
+void snapevents_free(struct tp_snapevents *w)
 {
 	size_t i, j;
 
 	if (!w)
 		return;
 	for (i = 0; i < w->nfiles; i++) {
-		struct tp_watch_file *f = &w->files[i];
+		struct tp_snapevents_file *f = &w->files[i];
 
 		for (j = 0; j < f->nevents; j++) {
-			if (f->events[j].kind == TP_WATCH_PATTERN)
+			if (f->events[j].kind == TP_SNAPEVENTS_PATTERN)
 				regfree(&f->events[j].re);
 			free(f->events[j].label);
 		}

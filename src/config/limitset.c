@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* limits.c: limit specifications from JSON objects, resource_monitor's
+/* limitset.c: limit specifications from JSON objects, resource_monitor's
  * "res: value" text and files, and their evaluation against measured
  * values.  Every parser works on a copy so that a rejected spec leaves the
  * caller's limits untouched; every message is one printable line. */
@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "error.h"
-#include "limits.h"
+#include "limitset.h"
 #include "units.h"
 
 /* Longest value or name quoted in a message, and longest origin. */
@@ -309,7 +309,7 @@ static int parse_text_line(struct tp_limits *l, char *line,
 	return 0;
 }
 
-int limits_parse_text(struct tp_limits *l, const char *text,
+int limitset_parse_text(struct tp_limits *l, const char *text,
 		      const char *origin, char *err, size_t errlen)
 {
 	struct tp_limits tmp = *l;
@@ -400,7 +400,7 @@ static int parse_json_member(struct tp_limits *l, const char *key, json_t *v,
 	return 0;
 }
 
-int limits_parse_json(struct tp_limits *l, const char *text, size_t len,
+int limitset_parse_json(struct tp_limits *l, const char *text, size_t len,
 		      const char *origin, char *err, size_t errlen)
 {
 	struct tp_limits tmp = *l;
@@ -501,7 +501,7 @@ static bool looks_like_json(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
-int limits_parse_file(struct tp_limits *l, const char *path,
+int limitset_parse_file(struct tp_limits *l, const char *path,
 		      char *err, size_t errlen)
 {
 	struct where w;
@@ -521,18 +521,18 @@ int limits_parse_file(struct tp_limits *l, const char *path,
 		len -= 3;
 	}
 	if (looks_like_json(body, len)) {
-		rc = limits_parse_json(l, body, len, path, err, errlen);
+		rc = limitset_parse_json(l, body, len, path, err, errlen);
 	} else if (memchr(body, '\0', len)) {
 		fail(&w, "contains a NUL byte");
 		rc = -1;
 	} else {
-		rc = limits_parse_text(l, body, path, err, errlen);
+		rc = limitset_parse_text(l, body, path, err, errlen);
 	}
 	free(text);
 	return rc;
 }
 
-int limits_parse_arg(struct tp_limits *l, const char *arg,
+int limitset_parse_arg(struct tp_limits *l, const char *arg,
 		     char *err, size_t errlen)
 {
 	const char *p = arg;
@@ -543,11 +543,11 @@ int limits_parse_arg(struct tp_limits *l, const char *arg,
 	stat_rc = stat(arg, &st);
 	stat_errno = errno;
 	if (stat_rc == 0 && S_ISREG(st.st_mode))
-		return limits_parse_file(l, arg, err, errlen);
+		return limitset_parse_file(l, arg, err, errlen);
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p == '{')
-		return limits_parse_json(l, arg, strlen(arg), "-L", err, errlen);
+		return limitset_parse_json(l, arg, strlen(arg), "-L", err, errlen);
 	/* "-L limits.json" with a typo in the name: say so, rather than
 	 * complain that it is not "resource: value". */
 	if (*p && !strchr(p, ':')) {
@@ -560,10 +560,10 @@ int limits_parse_arg(struct tp_limits *l, const char *arg,
 		     strerror(stat_errno));
 		return -1;
 	}
-	return limits_parse_text(l, arg, "-L", err, errlen);
+	return limitset_parse_text(l, arg, "-L", err, errlen);
 }
 
-bool limits_exceeded(const struct tp_limits *l, enum tp_res r, double value)
+bool limitset_exceeded(const struct tp_limits *l, enum tp_res r, double value)
 {
 	return l->set[r] && value > l->value[r];
 }

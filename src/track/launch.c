@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* spawn.c: fork/exec of the task.  The child blocks on a pipe until the
+/* launch.c: fork/exec of the task.  The child blocks on a pipe until the
  * parent has seized it, so the tracer sees the very first exec; the child
  * side calls only async-signal-safe functions. */
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "error.h"
 #include "nested.h"
-#include "spawn.h"
+#include "launch.h"
 #include "tracer.h"
 #include "xmalloc.h"
 
@@ -41,7 +41,7 @@ static int check_exec(const char *path)
 	return 0;
 }
 
-char *spawn_resolve(const char *cmd, int *status)
+char *launch_resolve(const char *cmd, int *status)
 {
 	const char *pathvar, *p;
 	int saw_eacces = 0;
@@ -85,7 +85,7 @@ char *spawn_resolve(const char *cmd, int *status)
 }
 
 /* Child side: wait for the tracer, set up, exec.  Async-signal-safe only. */
-static void ATTR_NORETURN child(const struct tp_spawn_opts *o, int go_fd,
+static void ATTR_NORETURN child(const struct tp_launch_opts *o, int go_fd,
 				int err_fd, pid_t parent)
 {
 	char c;
@@ -198,7 +198,7 @@ static void reap_dead_child(pid_t pid)
 	}
 }
 
-pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status)
+pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 {
 	int go[2], er[2], err, died = 0;
 	pid_t pid, parent = getpid();

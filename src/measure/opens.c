@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* files.c: counting opens per path.  At each open-family seccomp stop the
+/* opens.c: counting opens per path.  At each open-family seccomp stop the
  * path argument is read from the tracee with process_vm_readv() and the
  * file's device and size before the open are taken with stat() through
  * /proc/TID/cwd (or the dirfd), so relative paths resolve as the task saw them. */
@@ -16,7 +16,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "error.h"
-#include "files.h"
+#include "opens.h"
 #include "outfile.h"
 #include "xmalloc.h"
 
@@ -31,7 +31,7 @@ struct tp_file {
 	struct tp_file *hnext, *next;
 };
 
-struct tp_files {
+struct tp_opens {
 	struct tp_file *buckets[NBUCKETS];
 	struct tp_file *first, **last;
 };
@@ -45,15 +45,15 @@ static unsigned hash(const char *s)
 	return h % NBUCKETS;
 }
 
-struct tp_files *files_new(void)
+struct tp_opens *opens_new(void)
 {
-	struct tp_files *f = xcalloc(1, sizeof(*f));
+	struct tp_opens *f = xcalloc(1, sizeof(*f));
 
 	f->last = &f->first;
 	return f;
 }
 
-static void record(struct tp_files *f, const char *path, const char *where)
+static void record(struct tp_opens *f, const char *path, const char *where)
 {
 	unsigned h = hash(path);
 	struct tp_file *e;
@@ -113,7 +113,7 @@ static int path_arg(long nr, int *dirfd_arg)
 	return -1;
 }
 
-void files_syscall(struct tp_files *f, pid_t tid)
+void opens_syscall(struct tp_opens *f, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
 	char path[4096], where[4200];
@@ -136,7 +136,7 @@ void files_syscall(struct tp_files *f, pid_t tid)
 	record(f, path, where);
 }
 
-void files_exec(struct tp_files *f, pid_t tid)
+void opens_exec(struct tp_opens *f, pid_t tid)
 {
 	char link[64], exe[4096];
 	ssize_t n;
@@ -149,7 +149,7 @@ void files_exec(struct tp_files *f, pid_t tid)
 	record(f, exe, exe);
 }
 
-int files_write(const struct tp_files *f, const char *template)
+int opens_write(const struct tp_opens *f, const char *template)
 {
 	char *path = xasprintf("%s.files", template), *buf = NULL;
 	size_t len = 0;
@@ -187,7 +187,7 @@ int files_write(const struct tp_files *f, const char *template)
 	return r;
 }
 
-void files_free(struct tp_files *f)
+void opens_free(struct tp_opens *f)
 {
 	struct tp_file *e, *next;
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* spawn.h: starting the task: resolve the command, fork, hand the child to
+/* launch.h: starting the task: resolve the command, fork, hand the child to
  * the tracer before it runs a single instruction of the task, exec, and
  * report an exec failure through a close-on-exec pipe. */
-#ifndef TPMON_SPAWN_H
-#define TPMON_SPAWN_H
+#ifndef TPMON_LAUNCH_H
+#define TPMON_LAUNCH_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -12,9 +12,9 @@
 
 struct sock_fprog;
 
-struct tp_spawn_opts {
+struct tp_launch_opts {
 	char *const *argv;		/* command and arguments */
-	const char *path;		/* resolved by spawn_resolve() */
+	const char *path;		/* resolved by launch_resolve() */
 	const sigset_t *child_mask;	/* signal mask the task starts with */
 	const struct sigaction *child_sigpipe;	/* dispositions the task */
 	const struct sigaction *child_sigchld;	/* inherits (tpmon's own) */
@@ -34,11 +34,11 @@ struct tp_spawn_opts {
 /* Find @cmd as execvp() would.  Returns a malloc'd path, or NULL with
  * *status set to 127 (not found) or 126 (not executable) and a message
  * already printed. */
-char *spawn_resolve(const char *cmd, int *status);
+char *launch_resolve(const char *cmd, int *status);
 
 /* Start the task.  On success returns its pid and sets *traced (false when
  * ptrace was refused and the caller must poll).  On failure returns -1
  * with *status 125, 126 or 127 and a message printed; no child is left. */
-pid_t spawn_start(const struct tp_spawn_opts *o, bool *traced, int *status);
+pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status);
 
 #endif

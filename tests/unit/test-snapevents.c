@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test-watch.c: the --snapshot-events configuration parser on hostile
- * input, and the event semantics of watch_poll() on files in a private
+/* test-snapevents.c: the --snapshot-events configuration parser on hostile
+ * input, and the event semantics of snapevents_poll() on files in a private
  * directory (created, appended, truncated, deleted at known moments). */
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,19 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
-#include "watch.h"
+#include "snapevents.h"
 
 static bool parses(const char *text)
 {
 	char err[512] = "";
-	struct tp_watch *w = watch_parse(text, err, sizeof(err));
+	struct tp_snapevents *w = snapevents_parse(text, err, sizeof(err));
 	bool r = w != NULL;
 
 	if (!w && !err[0])
 		diag("no message for a refused configuration: %s", text);
 	if (!w && strpbrk(err, "\n\r\t"))
 		diag("a message of more than one line: %s", err);
-	watch_free(w);
+	snapevents_free(w);
 	return r && err[0] == '\0';
 }
 
@@ -37,7 +37,7 @@ static void test_one_line(void)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char err[512] = "";
-		struct tp_watch *w = watch_parse(bad[i], err, sizeof(err));
+		struct tp_snapevents *w = snapevents_parse(bad[i], err, sizeof(err));
 		size_t k;
 		bool printable = err[0] != '\0';
 
@@ -45,7 +45,7 @@ static void test_one_line(void)
 			if ((unsigned char)err[k] < 0x20 || err[k] == 0x7f)
 				printable = false;
 		ok(!w && printable, "refused with a one-line message: case %zu (%s)", i, err);
-		watch_free(w);
+		snapevents_free(w);
 	}
 }
 
@@ -96,33 +96,33 @@ static void append(const char *path, const char *text)
 		close(fd);
 }
 
-/* watch_poll()'s label, "" for none. */
-static const char *poll_label(struct tp_watch *w)
+/* snapevents_poll()'s label, "" for none. */
+static const char *poll_label(struct tp_snapevents *w)
 {
 	static char buf[256];
-	char *l = watch_poll(w);
+	char *l = snapevents_poll(w);
 
 	snprintf(buf, sizeof(buf), "%s", l ? l : "");
 	free(l);
 	return buf;
 }
 
-static struct tp_watch *start(const char *text)
+static struct tp_snapevents *start(const char *text)
 {
 	char err[512];
-	struct tp_watch *w = watch_parse(text, err, sizeof(err));
+	struct tp_snapevents *w = snapevents_parse(text, err, sizeof(err));
 
 	if (!w) {
 		diag("%s", err);
 		exit(1);
 	}
-	watch_start(w);
+	snapevents_start(w);
 	return w;
 }
 
 static void test_poll(void)
 {
-	struct tp_watch *w;
+	struct tp_snapevents *w;
 
 	append("pre", "x old\n");
 	w = start("{\"log\": {\"events\": [{\"label\": \"c\", \"on-create\": true},"
@@ -156,12 +156,12 @@ static void test_poll(void)
 	append("mark", "");
 	is_str(poll_label(w), "", "a third time: count 2 reached");
 	ok(access("mark", F_OK) == 0, "and the file is left alone");
-	watch_free(w);
+	snapevents_free(w);
 
 	/* from-start: the lines already there count */
 	w = start("{\"pre\": {\"from-start\": true, \"events\": [{\"label\": \"p\", \"on-pattern\": \"^x\"}]}}");
 	is_str(poll_label(w), "p(2)", "from-start: lines written before the start count");
-	watch_free(w);
+	snapevents_free(w);
 }
 
 int main(void)

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* usage.c: utilization shares over spans of at least TP_USAGE_SPAN
+/* utilization.c: utilization shares over spans of at least TP_USAGE_SPAN
  * seconds, and the memory slope fitted by least squares, as prmon fits
  * it to flag leaks.  The memory points are thinned out by halves, so a
  * run of days keeps at most TP_USAGE_POINTS of them. */
 #include <stdlib.h>
 #include <string.h>
-#include "usage.h"
+#include "utilization.h"
 #include "xmalloc.h"
 
 static const double thresholds[4] = { 0.2, 0.4, 0.8, 0.99 };
 
-void usage_init(struct tp_usage *u, double ref)
+void utilization_init(struct tp_utilization *u, double ref)
 {
 	memset(u, 0, sizeof(*u));
 	u->ref = ref > 0 ? ref : 1;
@@ -19,7 +19,7 @@ void usage_init(struct tp_usage *u, double ref)
 	u->stride = 1;
 }
 
-void usage_free(struct tp_usage *u)
+void utilization_free(struct tp_utilization *u)
 {
 	free(u->mt);
 	free(u->mv);
@@ -38,7 +38,7 @@ static void add_span(double *over, double ref, double dt, double cpu, double sig
 			over[i] += sign * dt;
 }
 
-static void add_point(struct tp_usage *u, double t, double mem)
+static void add_point(struct tp_utilization *u, double t, double mem)
 {
 	if (++u->skipped < u->stride)
 		return;
@@ -58,7 +58,7 @@ static void add_point(struct tp_usage *u, double t, double mem)
 	u->n++;
 }
 
-void usage_add(struct tp_usage *u, double t, double cpu, double mem, bool mem_ok)
+void utilization_add(struct tp_utilization *u, double t, double cpu, double mem, bool mem_ok)
 {
 	if (t < u->last_t)
 		return;
@@ -76,7 +76,7 @@ void usage_add(struct tp_usage *u, double t, double cpu, double mem, bool mem_ok
 		add_point(u, t, mem);
 }
 
-bool usage_slope(const double *x, const double *y, unsigned n, double from, double *slope)
+bool utilization_slope(const double *x, const double *y, unsigned n, double from, double *slope)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, k = 0, d;
 	unsigned i;
@@ -99,7 +99,7 @@ bool usage_slope(const double *x, const double *y, unsigned n, double from, doub
 	return true;
 }
 
-void usage_figures(const struct tp_usage *u, double t, double cpu, struct tp_usage_figures *f)
+void utilization_figures(const struct tp_utilization *u, double t, double cpu, struct tp_utilization_figures *f)
 {
 	double over[4], covered = u->covered, slope;
 
@@ -131,7 +131,7 @@ void usage_figures(const struct tp_usage *u, double t, double cpu, struct tp_usa
 	f->cpu_hours_unused = f->cpu_hours_allotted - cpu / 3600.0;
 	if (f->cpu_hours_unused < 0)
 		f->cpu_hours_unused = 0;
-	f->growth_known = usage_slope(u->mt, u->mv, u->n, t / 2, &slope);
+	f->growth_known = utilization_slope(u->mt, u->mv, u->n, t / 2, &slope);
 	if (f->growth_known)
 		f->memory_growth = slope * 60.0 + 0.0;	/* never -0 */
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* story.c: names each process (executable and command line, read at its
+/* fanout.c: names each process (executable and command line, read at its
  * exec) and passes each ended process and each sample on to the process
  * records and the trace. */
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "error.h"
 #include "proc.h"
 #include "records.h"
-#include "story.h"
+#include "fanout.h"
 #include "trace.h"
 #include "xmalloc.h"
 
@@ -15,7 +15,7 @@
  * process lives. */
 #define CMDLINE_MAX 1024
 
-struct tp_story {
+struct tp_fanout {
 	struct tp_records *records;
 	struct tp_trace *trace;
 	double t, cpu_s;		/* the previous sample, for rates */
@@ -23,24 +23,24 @@ struct tp_story {
 	uint64_t sent_b, recv_b;
 };
 
-bool story_wanted(const struct tp_options *o)
+bool fanout_wanted(const struct tp_options *o)
 {
 	return o->process_records || o->trace;
 }
 
 static void on_end(void *arg, const struct tp_proc *p, const struct tp_acct *a)
 {
-	struct tp_story *st = arg;
+	struct tp_fanout *st = arg;
 
 	records_add(st->records, p, a);
 	trace_process(st->trace, p, a);
 }
 
-struct tp_story *story_open(const struct tp_options *o, struct tp_ptree *t, pid_t monitor)
+struct tp_fanout *fanout_open(const struct tp_options *o, struct tp_ptree *t, pid_t monitor)
 {
-	struct tp_story *st;
+	struct tp_fanout *st;
 
-	if (!story_wanted(o))
+	if (!fanout_wanted(o))
 		return NULL;
 	st = xcalloc(1, sizeof(*st));
 	if (o->process_records)
@@ -61,7 +61,7 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-void story_born(const struct tp_story *st, const struct tp_ptree *t, struct tp_proc *p)
+void fanout_born(const struct tp_fanout *st, const struct tp_ptree *t, struct tp_proc *p)
 {
 	const struct tp_proc *parent = p->ppid > 0 ? ptree_proc(t, p->ppid) : NULL;
 
@@ -96,7 +96,7 @@ static void name_proc(struct tp_proc *p)
 	}
 }
 
-void story_exec(const struct tp_story *st, struct tp_proc *p)
+void fanout_exec(const struct tp_fanout *st, struct tp_proc *p)
 {
 	if (st)
 		name_proc(p);
@@ -108,7 +108,7 @@ static double byte_rate(uint64_t now, uint64_t before, double dt)
 	return dt > 0 && now > before ? (double)(now - before) / 1048576.0 / dt : 0;
 }
 
-void story_sample(struct tp_story *st, struct tp_ptree *t, const struct tp_sample *s)
+void fanout_sample(struct tp_fanout *st, struct tp_ptree *t, const struct tp_sample *s)
 {
 	struct tp_trace_point pt;
 	double dt;
@@ -150,7 +150,7 @@ void story_sample(struct tp_story *st, struct tp_ptree *t, const struct tp_sampl
 	trace_flush(st->trace);
 }
 
-void story_close(struct tp_story *st, struct tp_ptree *t)
+void fanout_close(struct tp_fanout *st, struct tp_ptree *t)
 {
 	if (!st)
 		return;
