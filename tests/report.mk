@@ -7,7 +7,7 @@ tests_unit_test_report_SOURCES = tests/unit/test-report.c tests/unit/tap.h
 tests_unit_test_report_LDADD = $(REPORT_LIBS)
 
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-outputs.test \
-	tests/report-makeflow.test tests/report-zero.test
+	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py
@@ -23,3 +23,8 @@ tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
 endif
+
+# the escapes of untrusted text (safetext.c, gnuplot.c, HTML, CSV)
+UNIT_TESTS += tests/unit/test-untrusted
+tests_unit_test_untrusted_SOURCES = tests/unit/test-untrusted.c tests/unit/tap.h
+tests_unit_test_untrusted_LDADD = $(REPORT_LIBS)

@@ -3,22 +3,22 @@
  * header line "#wall_clock ...") and the run's summary (declared limits,
  * when and why the tree was stopped), writes a gnuplot script that draws
  * stacked panels against the time since the start, and runs gnuplot on
- * it.  gnuplot writes into a private temporary directory; the picture is
- * then written to its place as any other output (outfile.c). */
+ * it (gnuplot.c: the summary's text reaches the script only as gp_text()
+ * escapes).  gnuplot writes into a private temporary directory; the
+ * picture is then written to its place as any other output (outfile.c). */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "compat.h"
 #include "error.h"
 #include "outfile.h"
-#include "plot.h"
+#include "report/gnuplot.h"
+#include "report/plot.h"
+#include "safetext.h"
 #include "xmalloc.h"
 
 #define PLOT_USAGE "usage: tpmon plot TEMPLATE [-o FILE.png|FILE.svg]\n"
@@ -37,27 +37,13 @@ struct run {
 	double start;			/* s since the epoch, 0 if unknown */
 	double wall;			/* s, 0 if unknown */
 	double stopped_at;		/* s from the start, <0 never */
-	char why[128];			/* the stop's cause, for its label */
-	char title[200];
-	char figures[400];		/* the run in one line */
+	char why[128];			/* the stop's cause, for its label
+					 * (a limit's name: untrusted) */
+	char *title;			/* the command, shown form, cut */
+	char figures[400];		/* the run in one line (untrusted) */
 	json_t *limits;			/* borrowed from root, or NULL */
 	json_t *root;
 };
-
-/* A string for a gnuplot script in single quotes ('' is a quote). */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
 
 static int find_column(char *header, const char *name)
 {
@@ -189,7 +175,10 @@ static void read_summary(const char *template, struct run *run)
 		json_t *v;
 
 		json_object_foreach(exceeded, key, v) {
-			snprintf(run->why, sizeof(run->why), "%s limit", key);
+			char *name = safetext_clip(key, 24);
+
+			snprintf(run->why, sizeof(run->why), "%s limit", name);
+			free(name);
 			break;
 		}
 	} else if (num(run->root, "monitor_signal") > 0) {
@@ -205,7 +194,7 @@ static void read_summary(const char *template, struct run *run)
 		 run->why[0] ? "; stopped: " : "", run->why);
 	cmd = json_string_value(json_object_get(run->root, "command"));
 	if (cmd)
-		snprintf(run->title, sizeof(run->title), "%.80s%s", cmd, strlen(cmd) > 80 ? "..." : "");
+		run->title = safetext_clip(cmd, 83);
 }
 
 static double limit(const struct run *run, const char *res)
@@ -251,25 +240,39 @@ static void panel(FILE *f, const char *ylabel, const char *series, const char *u
 		  const char *title_a, const char *using_b, const char *title_b,
 		  double lim, const char *lim_text, bool last, const char *xlabel, const char *stop)
 {
-	fprintf(f, "set ylabel '%s'\n", ylabel);
-	if (last)
-		fprintf(f, "set xlabel '%s'\nset format x '%%g'\n", xlabel);
-	else
-		fputs("unset xlabel\nset format x ''\n", f);
+	fputs("set ylabel ", f);
+	gp_text(f, ylabel);
+	if (last) {
+		fputs("\nset xlabel ", f);
+		gp_text(f, xlabel);
+		fputs("\nset format x '%g'\n", f);
+	} else {
+		fputs("\nunset xlabel\nset format x ''\n", f);
+	}
 	fputs("plot ", f);
-	put_quoted(f, series);
-	fprintf(f, " using %s with lines ls 1 title '%s'", using_a, title_a);
+	gp_text(f, series);
+	fprintf(f, " using %s with lines ls 1 title ", using_a);
+	gp_text(f, title_a);
 	if (using_b) {
 		fputs(", ", f);
-		put_quoted(f, series);
-		fprintf(f, " using %s with lines ls 2 title '%s'", using_b, title_b);
+		gp_text(f, series);
+		fprintf(f, " using %s with lines ls 2 title ", using_b);
+		gp_text(f, title_b);
 	}
-	if (lim >= 0)
-		fprintf(f, ", %.10g with lines ls 3 title 'limit %s'", lim, lim_text);
+	if (lim >= 0) {
+		char *text;
+
+		fputs(", ", f);
+		gp_num(f, lim);
+		fputs(" with lines ls 3 title ", f);
+		text = xasprintf("limit %s", lim_text);
+		gp_text(f, text);
+		free(text);
+	}
 	if (stop) {
 		/* the stop is the red vertical line: name it in the key */
 		fputs(", NaN with lines lc rgb '#d62728' lw 2 title ", f);
-		put_quoted(f, stop);
+		gp_text(f, stop);
 	}
 	fputc('\n', f);
 }
@@ -308,28 +311,35 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 	int panels = 5 + net + gpu, height = 150 + 200 * panels;
 
 	time_unit(span, &div, &unit);
-	snprintf(x, sizeof(x), "($%d - %.6f) / %g", c->wall, t0, div);
+	/* the start and the span come from the summary: numbers, via gp_num() */
+	fputs("t0 = ", f);
+	gp_num(f, t0);
+	fprintf(f, "\nx_div = %g\n", div);
+	snprintf(x, sizeof(x), "($%d - t0) / x_div", c->wall);
 	snprintf(xlabel, sizeof(xlabel), "time since the start (%s)", unit);
 	if (svg)
-		fprintf(f, "set terminal svg size 1100,%d dynamic font 'sans,11' background '#ffffff'\n", height);
+		fprintf(f, "set terminal svg noenhanced size 1100,%d dynamic font 'sans,11' background '#ffffff'\n", height);
 	else
-		fprintf(f, "set terminal pngcairo size 1100,%d font 'sans,10' background '#ffffff'\n", height);
+		fprintf(f, "set terminal pngcairo noenhanced size 1100,%d font 'sans,10' background '#ffffff'\n", height);
 	fputs("set output ", f);
-	put_quoted(f, out);
+	gp_text(f, out);
 	fputc('\n', f);
 	fputs(style, f);
-	fprintf(f, "set xrange [0:%.6g]\n", span * 1.01 / div);
+	fputs("set xrange [0:", f);
+	gp_num(f, span * 1.01 / div);
+	fputs("]\n", f);
 	if (run->stopped_at >= 0) {
 		/* the moment the tree was stopped, on every panel */
-		fprintf(f, "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '#d62728' lw 2\n",
-			run->stopped_at / div, run->stopped_at / div);
+		fputs("stop_x = ", f);
+		gp_num(f, run->stopped_at / div);
+		fputs("\nset arrow 1 from stop_x, graph 0 to stop_x, graph 1 nohead lc rgb '#d62728' lw 2\n", f);
 	}
 	fprintf(f, "set multiplot layout %d,1 margins 0.075,0.76,%.3f,%.3f spacing 0,%.3f title ", panels,
 		60.0 / height, 1 - 90.0 / height, 29.0 / height);
-	put_quoted(f, run->title[0] ? run->title : "tpmon");
+	gp_text(f, run->title ? run->title : "tpmon");
 	if (run->figures[0]) {
 		fputs(" . \"\\n\" . ", f);
-		put_quoted(f, run->figures);
+		gp_text(f, run->figures);
 	}
 	fputs(" font ',12'\n", f);
 	/* memory */
@@ -389,54 +399,6 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 	snprintf(text, sizeof(text), "%g MB", lim);
 	panel(f, "disk (MB)", series, use, "footprint", NULL, NULL, lim, text, true, xlabel, NULL);
 	fputs("unset multiplot\n", f);
-}
-
-/* Pass on what gnuplot said in @path, less the notes that a panel of
- * zeros was given the range 0-1, which is what it should get. */
-static void relay_messages(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char line[1024];
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strstr(line, "empty y range"))
-			fputs(line, stderr);
-	fclose(f);
-}
-
-/* Run gnuplot on @script, its messages into @errs; 0 when it exited 0. */
-static int run_gnuplot(const char *script, const char *errs)
-{
-	pid_t pid = fork();
-	int status, r = 0;
-
-	if (pid < 0) {
-		perror_msg("plot: fork");
-		return -1;
-	}
-	if (pid == 0) {
-		int fd = open(errs, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-
-		if (fd >= 0)
-			dup2(fd, 2);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		dprintf(2, "tpmon: plot: cannot run gnuplot: %s (install gnuplot-nox)\n",
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	relay_messages(errs);
-	unlink(errs);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 127)
-			error_msg("plot: gnuplot failed");
-		r = -1;
-	}
-	return r;
 }
 
 /* Copy the picture gnuplot made to @out, created as every output is. */
@@ -510,15 +472,14 @@ static int parse(int argc, char **argv, const char **template, const char **out)
 int plot_main(int argc, char **argv)
 {
 	const char *template, *out;
-	char *series = NULL, *def_out = NULL, *script = NULL, *made = NULL, *errs = NULL;
-	char dir[] = "/tmp/tpmon-plot.XXXXXX";
+	char *series = NULL, *def_out = NULL, *made = NULL;
+	struct gp g = { 0 };
 	struct columns c;
 	struct run run;
 	double first = 0, last = 0, t0;
 	unsigned rows;
 	bool svg;
 	int r = parse(argc, argv, &template, &out), status = 1;
-	FILE *f;
 
 	if (r)
 		return r == 1 ? 0 : r;
@@ -542,32 +503,19 @@ int plot_main(int argc, char **argv)
 		goto out;
 	read_summary(template, &run);
 	t0 = run.start > 0 ? run.start : first;
-	if (!mkdtemp(dir)) {
-		perror_msg("plot: temporary directory");
+	if (gp_open(&g, "plot") < 0)
 		goto out;
-	}
-	script = xasprintf("%s/plot.gp", dir);
-	made = xasprintf("%s/plot.%s", dir, svg ? "svg" : "png");
-	errs = xasprintf("%s/gnuplot.err", dir);
-	f = fopen(script, "we");
-	if (!f) {
-		perror_msg("plot: %s", script);
-		rmdir(dir);
-		goto out;
-	}
-	write_script(f, made, svg, series, &c, &run, t0,
+	made = gp_path(&g, svg ? "plot.svg" : "plot.png");
+	write_script(g.script, made, svg, series, &c, &run, t0,
 		     run.wall > 0 ? run.wall : last - t0 > 0 ? last - t0 : 1);
-	if (fclose(f) == 0 && run_gnuplot(script, errs) == 0 && publish(made, out) == 0)
+	if (gp_run(&g) == 0 && publish(made, out) == 0)
 		status = 0;
-	unlink(made);
-	unlink(script);
-	rmdir(dir);
+	gp_close(&g);
 out:
 	json_decref(run.root);
+	free(run.title);
 	free(series);
-	free(script);
 	free(made);
-	free(errs);
 	free(def_out);
 	return status;
 }

@@ -1,28 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* plots.c: gnuplot scripts and data files for the report's pictures, and
- * the run of gnuplot (an external program: Debian's gnuplot-nox, its
- * pngcairo and svg terminals). */
-#include <dirent.h>
+/* plots.c: gnuplot scripts and data files for the report's pictures
+ * (gnuplot.c runs them; a category's name reaches a script only as
+ * gp_text() escapes, and an output's name only from [A-Za-z0-9._-]). */
 #include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "error.h"
+#include "report/gnuplot.h"
 #include "report/output.h"
 #include "report/plots.h"
+#include "safetext.h"
 #include "xmalloc.h"
-
-extern char **environ;
 
 /* Picture size in pixels, and colors of the three modes' marks. */
 #define PLOT_W 720
 #define PLOT_H 400
+/* Longest group name in a title, in bytes of its shown form. */
+#define TITLE_NAME_MAX 60
 static const char *const mode_color[RP_MODE__COUNT] = {
 	"#d95f02", "#1b9e77", "#7570b3"
 };
@@ -32,18 +30,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* @s as a gnuplot single-quoted string ('' for '). */
-static void quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
 }
 
 static char *safe_name(const char *name, size_t index, const struct rp_cat *c)
@@ -132,9 +118,23 @@ static void axis_label(FILE *f, const char *axis, enum rp_res r)
 	char *label = xasprintf("%s (%s)", rp_res_info(r)->name, rp_res_info(r)->unit);
 
 	fprintf(f, "set %slabel ", axis);
-	quoted(f, label);
+	gp_text(f, label);
 	fputc('\n', f);
 	free(label);
+}
+
+/* A plot's title: the group's name (shown form, cut to fit the picture),
+ * @what and, when @n > 0, the number of tasks. */
+static char *group_title(const struct rp_cat *c, const char *what, size_t n)
+{
+	char *name = safetext_clip(c->group->name, TITLE_NAME_MAX), *t;
+
+	if (n > 0)
+		t = xasprintf("%s: %s, %zu tasks", name, what, n);
+	else
+		t = xasprintf("%s: %s", name, what);
+	free(name);
+	return t;
 }
 
 static void both_terminals(FILE *f, const char *base, const char *plot_cmd)
@@ -143,10 +143,10 @@ static void both_terminals(FILE *f, const char *base, const char *plot_cmd)
 
 	fprintf(f, "set terminal pngcairo noenhanced size %d,%d font 'DejaVu Sans,10'\n"
 		"set output ", PLOT_W, PLOT_H);
-	quoted(f, png);
+	gp_text(f, png);
 	fprintf(f, "\n%s\nset terminal svg noenhanced size %d,%d font 'DejaVu Sans,10' background '#ffffff'\n"
 		"set output ", plot_cmd, PLOT_W, PLOT_H);
-	quoted(f, svg);
+	gp_text(f, svg);
 	fprintf(f, "\n%s\nunset output\n", plot_cmd);
 	free(png);
 	free(svg);
@@ -156,19 +156,17 @@ static void both_terminals(FILE *f, const char *base, const char *plot_cmd)
  * @limit gets no line (it would squeeze the bars into a sliver) and its
  * key entry says so.  Returns the largest allocation drawn, or -inf. */
 static double mark_allocations(FILE *f, const struct rp_cat *c, enum rp_res r,
-			       double limit, char *keys, size_t keylen)
+			       double limit, FILE *keys)
 {
 	double right = -INFINITY;
-	char al[32];
+	char al[32], *title;
 	int a, m;
 
-	keys[0] = '\0';
 	for (a = 0; a < RP_A__COUNT; a++) {
 		if (rp_ares_res(a) != r)
 			continue;
 		for (m = 0; m < RP_MODE__COUNT; m++) {
 			int64_t v = c->alloc[m][a];
-			size_t used = strlen(keys);
 			bool drawn = (double)v <= limit;
 
 			if (v < 0)
@@ -177,11 +175,13 @@ static double mark_allocations(FILE *f, const struct rp_cat *c, enum rp_res r,
 				fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead "
 					"lw 2 dt %d lc rgb '%s' front\n", (long long)v,
 					(long long)v, m + 2, mode_color[m]);
-			snprintf(keys + used, keylen - used,
-				 ", NaN with lines lw 2 dt %d lc rgb '%s' title '%s %s%s'",
-				 m + 2, mode_color[m], rp_mode_label(m),
-				 rp_fmt_alloc(al, sizeof(al), a, v),
-				 drawn ? "" : " (off scale)");
+			fprintf(keys, ", NaN with lines lw 2 dt %d lc rgb '%s' title ",
+				m + 2, mode_color[m]);
+			title = xasprintf("%s %s%s", rp_mode_label(m),
+					  rp_fmt_alloc(al, sizeof(al), a, v),
+					  drawn ? "" : " (off scale)");
+			gp_text(keys, title);
+			free(title);
 			if (drawn && (double)v > right)
 				right = (double)v;
 		}
@@ -189,20 +189,22 @@ static double mark_allocations(FILE *f, const struct rp_cat *c, enum rp_res r,
 	return right;
 }
 
-static int histogram(FILE *f, const char *dir, const char *tmp, const char *name,
+static int histogram(struct gp *g, const char *dir, size_t index, const char *name,
 		     const struct rp_store *st, const struct rp_cat *c,
 		     enum rp_res r, struct rp_plot_set *set)
 {
 	const struct rp_stats *s = &c->stats[r];
-	char *data = xasprintf("%s/%s-%s.dat", tmp, name, rp_res_info(r)->name);
+	char *dname = xasprintf("%zu-%s.dat", index, rp_res_info(r)->name);
+	char *data = gp_path(g, dname);
 	char *base = xasprintf("%s/%s-%s", dir, name, rp_res_info(r)->name);
-	char keys[1024], *cmd, *title;
+	char *keys, *cmd, *title;
 	double w = bin_width(s->min, s->max, rp_res_info(r)->bucket), right, lo;
-	FILE *d = fopen(data, "w");
-	size_t i;
+	FILE *f = g->script, *d = fopen(data, "wxe"), *k;
+	size_t i, keylen;
 
 	if (!d) {
 		error_msg("report: cannot write %s: %s", data, strerror(errno));
+		free(dname);
 		free(data);
 		free(base);
 		return -1;
@@ -210,7 +212,7 @@ static int histogram(FILE *f, const char *dir, const char *tmp, const char *name
 	for (i = 0; i < c->group->n; i++) {
 		double v = st->tasks[c->group->idx[i]].v[r];
 
-		if (!isnan(v))
+		if (isfinite(v))
 			fprintf(d, "%.15g\n", v);
 	}
 	fclose(d);
@@ -219,14 +221,15 @@ static int histogram(FILE *f, const char *dir, const char *tmp, const char *name
 		"set ylabel 'tasks'\nset yrange [0:*]\n"
 		"set offsets 0, 0, graph 0.05, 0\n", w * 0.9);
 	axis_label(f, "x", r);
-	title = xasprintf("%s: %s, %zu tasks", c->group->name, rp_res_info(r)->name, s->n);
+	title = group_title(c, rp_res_info(r)->name, s->n);
 	fprintf(f, "set key above horizontal title ");
-	quoted(f, title);
+	gp_text(f, title);
 	fputc('\n', f);
 	/* allocations up to 4 times the data's reach are drawn */
 	right = ceil(s->max / w) * w;
-	right = fmax(right, mark_allocations(f, c, r, fmax(right, w) * 4, keys,
-					     sizeof(keys)));
+	k = open_memstream(&keys, &keylen);
+	right = fmax(right, mark_allocations(f, c, r, fmax(right, w) * 4, k));
+	fclose(k);
 	lo = fmin(0, s->min);
 	/* every value 0 (nothing written, say): one bar's width to draw on */
 	if (right <= lo)
@@ -245,15 +248,17 @@ static int histogram(FILE *f, const char *dir, const char *tmp, const char *name
 		FILE *m = open_memstream(&cmd, &len);
 
 		fputs("plot ", m);
-		quoted(m, data);
+		gp_text(m, data);
 		fprintf(m, " using (bin($1)):(1) smooth frequency with boxes "
 			"lc rgb '#4a90c8' title 'tasks'%s", keys);
 		fclose(m);
 	}
 	both_terminals(f, base, cmd);
 	set->hist[r] = xasprintf("%s.svg", base);
+	free(keys);
 	free(cmd);
 	free(title);
+	free(dname);
 	free(data);
 	free(base);
 	return 0;
@@ -262,25 +267,28 @@ static int histogram(FILE *f, const char *dir, const char *tmp, const char *name
 static const char *const end_label[] = { "succeeded", "stopped at a limit", "failed" };
 static const char *const end_color[] = { "#1b9e77", "#d95f02", "#c0392b" };
 
-static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
+static int scatter(struct gp *g, const char *dir, size_t index, const char *name,
 		   const struct rp_store *st, const struct rp_cat *c,
 		   struct rp_plot_set *set)
 {
 	char *data[3], *base = xasprintf("%s/%s-memory-wall_time", dir, name);
-	char *cmd, *title, keys[1024];
+	char *cmd, *title, *keys, *key;
 	double top;
-	size_t i, count[3] = { 0, 0, 0 }, len;
-	FILE *d[3], *m;
+	size_t i, count[3] = { 0, 0, 0 }, len, keylen;
+	FILE *f = g->script, *d[3], *m, *k;
 	int e, any = 0;
 
 	for (e = 0; e < 3; e++) {
-		data[e] = xasprintf("%s/%s-scatter-%d.dat", tmp, name, e);
-		d[e] = fopen(data[e], "w");
+		char *dname = xasprintf("%zu-scatter-%d.dat", index, e);
+
+		data[e] = gp_path(g, dname);
+		d[e] = fopen(data[e], "wxe");
+		free(dname);
 	}
 	for (i = 0; i < c->group->n; i++) {
 		const struct rp_task *t = &st->tasks[c->group->idx[i]];
 
-		if (isnan(t->v[RP_MEMORY]) || isnan(t->v[RP_WALL_TIME]) || !d[t->end])
+		if (!isfinite(t->v[RP_MEMORY]) || !isfinite(t->v[RP_WALL_TIME]) || !d[t->end])
 			continue;
 		fprintf(d[t->end], "%.15g %.15g\n", t->v[RP_WALL_TIME], t->v[RP_MEMORY]);
 		count[t->end]++;
@@ -292,16 +300,15 @@ static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
 		"set xrange [0:*]\nset offsets 0, graph 0.05, graph 0.05, 0\n");
 	axis_label(f, "x", RP_WALL_TIME);
 	axis_label(f, "y", RP_MEMORY);
-	title = xasprintf("%s: memory against wall time", c->group->name);
+	title = group_title(c, "memory against wall time", 0);
 	fprintf(f, "set key above horizontal title ");
-	quoted(f, title);
+	gp_text(f, title);
 	fputc('\n', f);
 	top = c->stats[RP_MEMORY].max;
 	/* the memory allocations as horizontal lines */
-	keys[0] = '\0';
+	k = open_memstream(&keys, &keylen);
 	for (e = 0; e < RP_MODE__COUNT; e++) {
 		int64_t v = c->alloc[e][RP_A_MEMORY];
-		size_t used = strlen(keys);
 
 		if (v < 0)
 			continue;
@@ -309,11 +316,16 @@ static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
 		fprintf(f, "set arrow from graph 0, first %lld to graph 1, first %lld nohead "
 			"lw 1.5 dt %d lc rgb '%s' back\n", (long long)v, (long long)v, e + 2,
 			mode_color[e]);
-		snprintf(keys + used, sizeof(keys) - used,
-			 ", NaN with lines lw 1.5 dt %d lc rgb '%s' title '%s %lld MB'",
-			 e + 2, mode_color[e], rp_mode_label(e), (long long)v);
+		fprintf(k, ", NaN with lines lw 1.5 dt %d lc rgb '%s' title ", e + 2,
+			mode_color[e]);
+		key = xasprintf("%s %lld MB", rp_mode_label(e), (long long)v);
+		gp_text(k, key);
+		free(key);
 	}
-	fprintf(f, "set yrange [0:%.15g]\n", isnan(top) ? 1 : top * 1.08 + 1);
+	fclose(k);
+	fputs("set yrange [0:", f);
+	gp_num(f, isfinite(top) ? top * 1.08 + 1 : 1);
+	fputs("]\n", f);
 	m = open_memstream(&cmd, &len);
 	fputs("plot ", m);
 	for (e = 0; e < 3; e++) {
@@ -321,7 +333,7 @@ static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
 			continue;
 		if (any++)
 			fputs(", ", m);
-		quoted(m, data[e]);
+		gp_text(m, data[e]);
 		fprintf(m, " using 1:2 with points pt 7 ps 0.6 lc rgb '%s' title '%s (%zu)'",
 			end_color[e], end_label[e], count[e]);
 	}
@@ -331,6 +343,7 @@ static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
 		both_terminals(f, base, cmd);
 		set->scatter = xasprintf("%s.svg", base);
 	}
+	free(keys);
 	free(cmd);
 	free(title);
 	free(base);
@@ -339,83 +352,20 @@ static int scatter(FILE *f, const char *dir, const char *tmp, const char *name,
 	return 0;
 }
 
-/* Run gnuplot on @script.  0, or -1 after a message. */
-static int run_gnuplot(const char *script)
-{
-	char arg0[] = "gnuplot", *arg1 = xstrdup(script);
-	char *argv[] = { arg0, arg1, NULL };
-	pid_t pid;
-	int r, st;
-
-	r = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-	free(arg1);
-	if (r != 0) {
-		error_msg("report: cannot run gnuplot: %s%s", strerror(r),
-			  r == ENOENT ? " (install gnuplot; Debian: gnuplot-nox)" : "");
-		return -1;
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			error_msg("report: waiting for gnuplot: %s", strerror(errno));
-			return -1;
-		}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		error_msg("report: gnuplot failed (status %d)", WIFEXITED(st) ?
-			  WEXITSTATUS(st) : 128 + WTERMSIG(st));
-		return -1;
-	}
-	return 0;
-}
-
-/* Remove the temporary directory @tmp (made by mkdtemp) and its files. */
-static void remove_tmp(const char *tmp)
-{
-	DIR *d = opendir(tmp);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char *path;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		path = xasprintf("%s/%s", tmp, e->d_name);
-		unlink(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(tmp);
-}
-
 int rp_plots_write(const char *dir, const struct rp_store *st,
 		   const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	char *tmp, *script;
 	struct rp_plot_set local;
+	struct gp g;
 	size_t i;
-	FILE *f;
 	int r, status = 0;
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		error_msg("report: cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	tmp = xasprintf("%s/tpmon-report-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-	if (!mkdtemp(tmp)) {
-		error_msg("report: cannot create a temporary directory: %s", strerror(errno));
-		free(tmp);
+	if (gp_open(&g, "report") < 0)
 		return -1;
-	}
-	script = xasprintf("%s/plots.gp", tmp);
-	f = fopen(script, "w");
-	if (!f) {
-		error_msg("report: cannot write %s: %s", script, strerror(errno));
-		free(script);
-		rmdir(tmp);
-		free(tmp);
-		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		struct rp_plot_set *set = sets ? &sets[i] : &local;
 		char *name = safe_name(c[i].group->name, i, c);
@@ -423,19 +373,16 @@ int rp_plots_write(const char *dir, const struct rp_store *st,
 		memset(set, 0, sizeof(*set));
 		for (r = 0; r < RP_RES__COUNT; r++)
 			if (c[i].shown[r] && c[i].stats[r].n > 0 &&
-			    histogram(f, dir, tmp, name, st, &c[i], r, set) < 0)
+			    histogram(&g, dir, i, name, st, &c[i], r, set) < 0)
 				status = -1;
-		scatter(f, dir, tmp, name, st, &c[i], set);
+		scatter(&g, dir, i, name, st, &c[i], set);
 		if (!sets)
 			rp_plot_sets_clear(set, 1);
 		free(name);
 	}
-	fclose(f);
 	if (status == 0)
-		status = run_gnuplot(script);
-	remove_tmp(tmp);
-	free(tmp);
-	free(script);
+		status = gp_run(&g);
+	gp_close(&g);
 	return status;
 }
 

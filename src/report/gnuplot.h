@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* gnuplot.h: the one way tpmon draws with gnuplot (an external program:
+ * Debian's gnuplot-nox), used by `tpmon plot` and `tpmon report`: a
+ * script and its data files in a private temporary directory, one run of
+ * gnuplot on it, its messages passed on.
+ *
+ * Untrusted text never appears in a script as text.  gp_text() writes it
+ * as a double-quoted string made only of octal escapes ("\150\151"), which
+ * gnuplot's lexer turns back into the string's value; so nothing that
+ * comes from an input file can end a command (newline, ';' outside a
+ * string), close the string (a quote), run a command (backquotes, which
+ * gnuplot substitutes inside double quotes), expand a macro (@) or start
+ * a comment (#).  Scripts set their terminals `noenhanced`, so the value
+ * is drawn as it is, not read as markup.  Numbers go through gp_num(). */
+#ifndef TPMON_REPORT_GNUPLOT_H
+#define TPMON_REPORT_GNUPLOT_H
+
+#include <stdio.h>
+
+struct gp {
+	const char *who;	/* message prefix ("plot", "report"), borrowed */
+	char *dir;		/* the private temporary directory, owned */
+	char *script_path;	/* dir/script.gp, owned */
+	FILE *script;		/* the script, open for writing until gp_run() */
+};
+
+/* Make a private directory under $TMPDIR (else /tmp) and open a script in
+ * it for writing (g->script).  0, or -1 after a message; then @g holds
+ * nothing to close. */
+int gp_open(struct gp *g, const char *who);
+
+/* A new path for the file @name in @g's directory (a data file, a
+ * picture); @name is the caller's own, not from an input.  Owned by the
+ * caller; gp_close() removes the file. */
+char *gp_path(const struct gp *g, const char *name);
+
+/* Write @s (untrusted, any bytes) to the script @f as a gnuplot string
+ * constant: the shown form of @s (safetext.h: controls, bidirectional
+ * controls and invalid UTF-8 as escapes) with every byte as an octal
+ * escape, in double quotes.  @f may be a memory stream whose text goes
+ * into the script later. */
+void gp_text(FILE *f, const char *s);
+
+/* Write @v to the script @f: "%.15g" when finite, else NaN. */
+void gp_num(FILE *f, double v);
+
+/* Close the script and run gnuplot on it, stdin from /dev/null; what it
+ * prints is passed on to stderr line by line (shown form), less the notes
+ * that an empty range was widened.  0 when gnuplot exited 0, else -1
+ * after a message. */
+int gp_run(struct gp *g);
+
+/* Remove @g's directory and every file in it; free @g's strings. */
+void gp_close(struct gp *g);
+
+#endif

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* test-untrusted.c: the escapes of untrusted text, one per target
+ * language: the shown form (safetext.c: terminal, plot labels) and the
+ * gnuplot string constant (gnuplot.c), on hostile literals. */
+#include <stdlib.h>
+#include <string.h>
+#include "report/gnuplot.h"
+#include "safetext.h"
+#include "tap.h"
+
+static void shown(const char *in, const char *want, const char *what)
+{
+	char *got = safetext_dup(in);
+
+	is_str(got, want, "shown form: %s", what);
+	free(got);
+}
+
+static void clipped(const char *in, size_t max, const char *want, const char *what)
+{
+	char *got = safetext_clip(in, max);
+
+	is_str(got, want, "clip to %zu: %s", max, what);
+	ok(strlen(got) <= max, "clip to %zu: %s: within the bound", max, what);
+	free(got);
+}
+
+/* gp_text() of @in, as written into a script. */
+static char *gp(const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	gp_text(f, in);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	char *s;
+
+	plan(23);
+	shown("plain text, é 中 ✓", "plain text, é 中 ✓", "printable UTF-8 kept");
+	shown("a\nb\rc\td\be\af\fg\vh", "a\\nb\\rc\\td\\be\\af\\fg\\vh", "C escapes");
+	shown("\033[31mred\033]0;title\007", "\\x1b[31mred\\x1b]0;title\\a", "ESC and BEL");
+	shown("x\x7fy\x01", "x\\x7fy\\x01", "DEL and SOH");
+	shown("c1 \xc2\x85 \xc2\x9b", "c1 \\u0085 \\u009b", "C1 controls (NEL, CSI)");
+	shown("\xe2\x80\xae" "evil\xe2\x81\xa6" "x\xe2\x81\xa9 \xe2\x80\x8f \xd8\x9c",
+	      "\\u202eevil\\u2066x\\u2069 \\u200f \\u061c", "bidirectional controls");
+	shown("bad \xff \xc3 \xe4\xb8 end", "bad \\xff \\xc3 \\xe4\\xb8 end", "invalid UTF-8 bytes");
+	shown("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80", "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80",
+	      "overlong, surrogate, beyond U+10FFFF");
+	shown("back\\slash 'q' \"d\" `b` @m", "back\\slash 'q' \"d\" `b` @m", "quotes and backslash kept");
+	ok(safetext_is_plain("é ok") && !safetext_is_plain("a\nb") && !safetext_is_plain("\xff"),
+	   "safetext_is_plain");
+	clipped("short", 10, "short", "fits whole");
+	clipped("exactly10!", 10, "exactly10!", "exactly the bound");
+	clipped("abcdefghijk", 10, "abcdefg...", "cut with ...");
+	clipped("ab中中中中", 10, "ab中...", "cut at a character boundary");
+	clipped("ab\033\033\033", 10, "ab\\x1b...", "an escape is never cut");
+
+	s = gp("a'b\nc");
+	is_str(s, "\"\\141\\047\\142\\134\\156\\143\"", "gp_text: every byte an octal escape");
+	free(s);
+	s = gp("`touch x` @m \"; system('y') #");
+	ok(strspn(s + 1, "\\01234567") == strlen(s) - 2 && s[0] == '"' && s[strlen(s) - 1] == '"',
+	   "gp_text: only backslashes and octal digits between the quotes");
+	free(s);
+	s = gp("");
+	is_str(s, "\"\"", "gp_text: the empty string");
+	free(s);
+	return done();
+}
