@@ -5,6 +5,9 @@
 UNIT_TESTS += tests/unit/test-report
 tests_unit_test_report_SOURCES = tests/unit/test-report.c tests/unit/tap.h
 tests_unit_test_report_LDADD = $(REPORT_LIBS)
+UNIT_TESTS += tests/unit/test-report-readers
+tests_unit_test_report_readers_SOURCES = tests/unit/test-report-readers.c tests/unit/tap.h
+tests_unit_test_report_readers_LDADD = $(REPORT_LIBS)
 
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-outputs.test \
 	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* reader.c: walk the report's inputs and read each summary file. */
+/* reader.c: walk the report's inputs and read each file by what its
+ * first line says it is: a summary, a Nextflow trace, a Snakemake
+ * benchmark file, sacct output, or a transaction log. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -12,8 +14,10 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "error.h"
+#include "report/foreign.h"
 #include "report/reader.h"
 #include "report/rsummary.h"
+#include "report/table.h"
 #include "report/txnlog.h"
 #include "xmalloc.h"
 
@@ -247,10 +251,29 @@ static bool listed(struct dirent **names, int n, const char *name)
 /* A file found in a directory (whose sorted entries are @names): read it
  * if it is a summary (X.tpmon.json only when there is no X.summary, which
  * reads it).  Counts in @found. */
+static int read_foreign(struct rp_store *st, const char *path, bool quiet);
+
+/* Might a file of this name in a directory be another tool's records
+ * (then its first line says whether it is)? */
+static bool foreign_candidate(const char *name)
+{
+	static const char *const ext[] = { ".txt", ".tsv", ".jsonl", ".raw", ".psv",
+					   ".sacct", ".trace" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (ends_with(name, ext[i]))
+			return true;
+	return strncmp(name, "trace", 5) == 0;
+}
+
 static void walk_file(struct rp_store *st, const char *path, const char *name,
 		      struct dirent **names, int n, size_t *found)
 {
-	if (ends_with(name, SUMMARY_EXT)) {
+	if (foreign_candidate(name)) {
+		if (read_foreign(st, path, true) == 0)
+			(*found)++;
+	} else if (ends_with(name, SUMMARY_EXT)) {
 		char *full = swap_suffix(name, SUMMARY_EXT, FULL_EXT);
 
 		(*found)++;
@@ -317,6 +340,50 @@ static int first_byte(FILE *f)
 	return c;
 }
 
+/* One line about what a file of another tool gave: nothing (a warning,
+ * the file counted as skipped), or the lines it could not read. */
+static void tell_foreign(struct rp_store *st, const char *path, enum rp_format fmt,
+			 const struct rp_foreign_counts *c)
+{
+	if (c->tasks == 0 && c->unended == 0) {
+		error_msg("warning: skipping %s: a %s with no task in it (%ld lines not "
+			  "understood, %ld too long)", path, rp_foreign_name(fmt), c->bad,
+			  c->too_long);
+		st->skipped++;
+	} else if (c->bad || c->too_long) {
+		error_msg("warning: %s: %ld lines not understood, %ld too long, skipped",
+			  path, c->bad, c->too_long);
+	}
+}
+
+/* Read @path if its first line is another tool's header.  0 when it
+ * was (whatever it held), -1 when it is not such a file; @quiet: no
+ * warning when it cannot be opened. */
+static int read_foreign(struct rp_store *st, const char *path, bool quiet)
+{
+	struct rp_foreign_counts c;
+	enum rp_format fmt;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		if (!quiet) {
+			error_msg("warning: skipping %s: %s", path, strerror(errno));
+			st->skipped++;
+		}
+		return -1;
+	}
+	fmt = rp_table_getline(f, &line, &cap) > 0 ? rp_foreign_detect(line) : RP_F_NONE;
+	if (fmt != RP_F_NONE) {
+		rp_foreign_read(st, f, path, fmt, line, &c);
+		tell_foreign(st, path, fmt, &c);
+	}
+	free(line);
+	fclose(f);
+	return fmt != RP_F_NONE ? 0 : -1;
+}
+
 static int read_file(struct rp_store *st, const char *path)
 {
 	FILE *f;
@@ -324,6 +391,8 @@ static int read_file(struct rp_store *st, const char *path)
 
 	if (ends_with(path, SUMMARY_EXT) || ends_with(path, FULL_EXT))
 		return rp_read_summary_file(st, path);
+	if (read_foreign(st, path, true) == 0)
+		return 0;
 	f = fopen(path, "r");
 	if (!f) {
 		error_msg("warning: skipping %s: %s", path, strerror(errno));
@@ -336,8 +405,8 @@ static int read_file(struct rp_store *st, const char *path)
 		return rp_read_summary_file(st, path);
 	}
 	if (rp_txnlog_read(st, f, path) < 0) {
-		error_msg("warning: skipping %s: neither a summary nor a transaction log",
-			  path);
+		error_msg("warning: skipping %s: not a summary, a transaction log, a Nextflow "
+			  "trace, a Snakemake benchmark file nor sacct output", path);
 		st->skipped++;
 	}
 	fclose(f);
@@ -361,8 +430,8 @@ int rp_read_input(struct rp_store *st, const char *path)
 	walk_dir(st, path, &found);
 	arena_release();
 	if (found == 0) {
-		error_msg("%s: no summaries in this directory (no *.summary nor *.tpmon.json files)",
-			  path);
+		error_msg("%s: no summaries in this directory (no *.summary nor *.tpmon.json "
+			  "files, no other tool's records)", path);
 		return -1;
 	}
 	return 0;

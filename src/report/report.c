@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "error.h"
 #include "report/analysis.h"
+#include "report/notes.h"
 #include "report/output.h"
 #include "report/plots.h"
 #include "report/reader.h"
@@ -66,8 +67,10 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 			 (o->csv && !strcmp(o->csv, "-"));
 	int status = 0;
 
-	if (!to_stdout)
+	if (!to_stdout) {
 		rp_out_text(stdout, c, n);
+		rp_notes_text(stdout, st);
+	}
 	if (o->json && rp_out_json(o->json, c, n) < 0)
 		status = 1;
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)

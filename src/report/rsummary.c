@@ -30,6 +30,24 @@ static double resource_value(const json_t *j, const struct rp_res_info *ri)
 	return out;
 }
 
+/* A time since the epoch, [value, "s"] or [value, "us"] (older cctools)
+ * or a bare number of seconds; NAN when missing or not a plausible time. */
+static double time_value(const json_t *j)
+{
+	const json_t *num = json_is_array(j) ? json_array_get(j, 0) : j;
+	const char *unit = json_is_array(j) ? json_string_value(json_array_get(j, 1)) : NULL;
+	double v;
+
+	if (!json_is_number(num))
+		return NAN;
+	v = json_number_value(num);
+	if (unit && strcmp(unit, "us") == 0)
+		v /= 1e6;
+	else if (unit && strcmp(unit, "s") != 0)
+		return NAN;
+	return v > 0 && v < 1e11 ? v : NAN;
+}
+
 static void set_string(char **dst, const json_t *j)
 {
 	const char *s = json_string_value(j);
@@ -54,6 +72,8 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 		if (!isnan(v))
 			t->v[r] = v;
 	}
+	t->started = time_value(json_object_get(root, "start"));
+	t->ended = time_value(json_object_get(root, "end"));
 	set_string(&t->category, json_object_get(root, "category"));
 	set_string(&t->command, json_object_get(root, "command"));
 	set_string(&t->host, json_object_get(root, "host"));

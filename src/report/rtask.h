@@ -47,6 +47,17 @@ const char *rp_given_csv(enum rp_given g);
 /* How a task ended. */
 enum rp_end { RP_SUCCEEDED, RP_EXHAUSTED, RP_FAILED };
 
+/* Where a task was read from: what its figures mean depends on it (the
+ * report's notes say how). */
+enum rp_kind {
+	RP_K_SUMMARY,		/* a tpmon or resource_monitor summary */
+	RP_K_TXNLOG,		/* a Work Queue or TaskVine transaction log */
+	RP_K_NEXTFLOW,		/* a Nextflow trace file */
+	RP_K_SNAKEMAKE,		/* a Snakemake benchmark file */
+	RP_K_SACCT,		/* Slurm's sacct --parsable2 */
+	RP_K__COUNT
+};
+
 struct rp_task {
 	double v[RP_RES__COUNT];	/* NAN when unknown */
 	double given[RP_G__COUNT];	/* allocated by the engine; NAN unknown */
@@ -55,7 +66,9 @@ struct rp_task {
 	char *exit_type;	/* owned or NULL (the summary had none) */
 	char *host;		/* owned or NULL */
 	const char *source;	/* borrowed from the store's list of sources */
+	double started, ended;	/* seconds since the epoch; NAN unknown */
 	long exit_status;	/* -1 when unknown */
+	enum rp_kind kind;
 	enum rp_end end;
 	bool normal;		/* enters cctools' histograms: exit_type absent or "normal" */
 };

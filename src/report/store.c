@@ -46,14 +46,24 @@ struct rp_task *rp_store_add(struct rp_store *st, const char *source)
 	}
 	t = &st->tasks[st->n++];
 	rp_task_init(t);
+	st->kinds[RP_K_SUMMARY]++;
 	t->source = rp_store_source(st, source);
 	return t;
 }
 
 void rp_store_drop_last(struct rp_store *st)
 {
-	if (st->n > 0)
+	if (st->n > 0) {
+		st->kinds[st->tasks[st->n - 1].kind]--;
 		rp_task_clear(&st->tasks[--st->n]);
+	}
+}
+
+void rp_store_set_kind(struct rp_store *st, struct rp_task *t, enum rp_kind k)
+{
+	st->kinds[t->kind]--;
+	t->kind = k;
+	st->kinds[k]++;
 }
 
 /* The group key of @t, in @buf when it has to be cut out of the command. */

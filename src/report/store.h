@@ -13,6 +13,9 @@ struct rp_store {
 	char **sources;		/* owned paths that tasks' source borrow */
 	size_t nsrc, srccap;
 	size_t skipped;		/* inputs skipped with a warning */
+	size_t kinds[RP_K__COUNT];	/* tasks read of each kind */
+	size_t unended;		/* records of tasks not ended (running,
+				 * pending, cached), left out */
 };
 
 enum rp_by { RP_BY_CATEGORY, RP_BY_COMMAND, RP_BY_NONE };
@@ -36,6 +39,9 @@ struct rp_task *rp_store_add(struct rp_store *st, const char *source);
 
 /* Drop the last task added (a parse that failed half way). */
 void rp_store_drop_last(struct rp_store *st);
+
+/* Say that @t (of @st, added as a summary) came from a source of kind @k. */
+void rp_store_set_kind(struct rp_store *st, struct rp_task *t, enum rp_kind k);
 
 /* The groups of @st by @by, sorted by name, in a new array of *@n groups.
  * By command the key is the program: the basename of the command's first

@@ -174,6 +174,7 @@ static int add_task(struct rp_store *st, const char *path, struct tinfo *ti,
 		return 0;
 	}
 	t = rp_store_add(st, path);
+	rp_store_set_kind(st, t, RP_K_TXNLOG);
 	rp_summary_fill(t, measured);
 	if (ti && ti->category)
 		replace(&t->category, ti->category);
