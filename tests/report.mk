@@ -10,9 +10,11 @@ tests_unit_test_report_readers_SOURCES = tests/unit/test-report-readers.c tests/
 tests_unit_test_report_readers_LDADD = $(REPORT_LIBS)
 
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-outputs.test \
-	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test
+	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test \
+	tests/report-others.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
+	tests/report/nf-trace.txt tests/report/nf-trace-raw.txt tests/report/sacct.psv tests/report/smk \
 	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py
 
 # libFuzzer harness of the report's readers of outside input (transaction
@@ -25,6 +27,17 @@ tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
+
+# ... and of other tools' records (Nextflow, Snakemake, sacct); seeds in
+# tests/fuzz/corpus/report-others/.
+noinst_PROGRAMS += tests/fuzz/fuzz-report-others
+tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
+	src/report/foreign.c src/report/nextflow.c src/report/snakemake.c \
+	src/report/sacct.c src/report/table.c src/report/store.c src/report/rtask.c \
+	src/basic/xmalloc.c src/basic/error.c
+tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS) -lm
 endif
 
 # the escapes of untrusted text (safetext.c, gnuplot.c, HTML, CSV)
