@@ -287,9 +287,6 @@ static void set_times(struct rp_task *t, const char *submit, const char *start,
 /* status -> exit_type; -1 for a task that did not end in this run */
 static int set_end(struct rp_task *t, const char *status, const char *exit_s)
 {
-	char *end;
-	long code;
-
 	if (status && !rp_table_missing(status)) {
 		if (strcmp(status, "COMPLETED") == 0)
 			t->exit_type = xstrdup("normal");
@@ -301,7 +298,9 @@ static int set_end(struct rp_task *t, const char *status, const char *exit_s)
 			return -1;	/* CACHED, SUBMITTED, RUNNING, ... */
 	}
 	if (exit_s && isdigit((unsigned char)exit_s[0])) {
-		code = strtol(exit_s, &end, 10);
+		char *end;
+		long code = strtol(exit_s, &end, 10);
+
 		if (*end == '\0' && code >= 0 && code < 100000)
 			t->exit_status = code;
 	}

@@ -59,12 +59,12 @@ static bool is_bench_dir(const char *s, size_t n)
 
 char *rp_snakemake_rule(const char *path)
 {
-	const char *base = strrchr(path, '/'), *dir;
+	const char *base = strrchr(path, '/');
 	size_t n;
 
 	base = base ? base + 1 : path;
 	if (base > path) {
-		const char *dend = base - 1;
+		const char *dend = base - 1, *dir;
 
 		for (dir = dend; dir > path && dir[-1] != '/'; dir--)
 			;
@@ -193,12 +193,14 @@ int rp_snakemake_row(struct rp_snakemake *sm, struct rp_store *st,
 		     const char *path, char *line)
 {
 	const char *v[SM__COUNT];
-	char bufs[SM__COUNT][32], *rule = NULL;
+	char *rule = NULL;
 	struct rp_task *t;
 	json_t *j = NULL;
 	int c;
 
 	if (sm->jsonl) {
+		static char bufs[SM__COUNT][32];
+
 		j = json_loads(line, 0, NULL);
 		if (!json_is_object(j) || !json_object_get(j, "s")) {
 			json_decref(j);
