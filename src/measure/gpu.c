@@ -10,10 +10,18 @@
  * types are declared here from NVIDIA's public documentation: no NVML
  * header is needed to build. */
 #include <dlfcn.h>
+#ifdef TP_STATIC_GLIBC
+#include <ctype.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "error.h"
 #include "gpu.h"
 #include "xmalloc.h"
@@ -185,11 +193,128 @@ static void open_devices(struct tp_gpu *g)
 	}
 }
 
+#ifdef TP_STATIC_GLIBC
+/* A static tpmon carries its own glibc, and NVML needs the system's
+ * libc.so.6 beside it.  glibc supports that only when both are the same
+ * version (the linker says so: "Using 'dlopen' in statically linked
+ * applications requires at runtime the shared libraries from the glibc
+ * version used for linking"): loading another version runs its start-up
+ * code against our loader's internal layouts, and aborts tpmon outright
+ * when that libc is older than 2.32 (dl-call-libc-early-init.c:
+ * "Assertion `sym != NULL' failed").  So the system's libc.so.6 is not
+ * loaded to ask it: the file the loader would find (LD_LIBRARY_PATH, then
+ * the usual directories) is read for its banner, "... release version
+ * 2.36.", and NVML is loaded only when that is our version. */
+static const char *const libc_dirs[] = {
+#if defined(__x86_64__)
+	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+#elif defined(__aarch64__)
+	"/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+#endif
+	"/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL,
+};
+
+/* The version in glibc's banner in @buf (@len bytes), into @out (at most
+ * @cap bytes with its NUL); false if there is none. */
+static bool libc_banner_version(const char *buf, size_t len, char *out, size_t cap)
+{
+	static const char key[] = "release version ";
+	const char *p = memmem(buf, len, key, sizeof(key) - 1);
+	size_t n = 0;
+
+	if (!p)
+		return false;
+	p += sizeof(key) - 1;
+	while (p + n < buf + len && n + 1 < cap && (isdigit((unsigned char)p[n]) || p[n] == '.'))
+		n++;
+	while (n > 0 && p[n - 1] == '.')
+		n--;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return n > 0;
+}
+
+/* The version of the glibc in file @path, into @out; false if the file
+ * cannot be read or tells none. */
+static bool libc_file_version(const char *path, char *out, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *map;
+	bool found;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+		close(fd);
+		return false;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	found = libc_banner_version(map, (size_t)st.st_size, out, cap);
+	munmap(map, (size_t)st.st_size);
+	return found;
+}
+
+/* The first libc.so.6 in the directories of @list (':' between them) that
+ * tells its version: its path into @path and the version into @out. */
+static bool find_libc(const char *list, char *path, size_t path_cap, char *out, size_t cap)
+{
+	while (list && *list) {
+		size_t n = strcspn(list, ":");
+
+		if (n > 0 && (size_t)snprintf(path, path_cap, "%.*s/libc.so.6", (int)n, list) < path_cap &&
+		    libc_file_version(path, out, cap))
+			return true;
+		list += n;
+		list += *list == ':';
+	}
+	return false;
+}
+
+/* True when NVML may be loaded: the system's libc.so.6 is our glibc.
+ * Without one (an empty chroot, a musl system) there is no NVML either:
+ * said with debug_msg, as a machine without GPUs.  Another version is
+ * said once with warn_msg when a library was named or the NVIDIA driver
+ * is there (/dev/nvidiactl). */
+static bool same_glibc(const char *library)
+{
+	const char *ours = gnu_get_libc_version();
+	char path[4096], theirs[32];
+	bool found = find_libc(getenv("LD_LIBRARY_PATH"), path, sizeof(path), theirs, sizeof(theirs));
+
+	for (const char *const *d = libc_dirs; !found && *d; d++)
+		found = find_libc(*d, path, sizeof(path), theirs, sizeof(theirs));
+	if (!found) {
+		debug_msg("no NVML: this static tpmon finds no glibc libc.so.6 here");
+		return false;
+	}
+	if (strcmp(theirs, ours) == 0) {
+		debug_msg("static tpmon: %s is glibc %s, ours: NVML may load", path, ours);
+		return true;
+	}
+	if (library || access("/dev/nvidiactl", F_OK) == 0)
+		warn_msg("no GPU figures: this static tpmon carries glibc %s and cannot load NVML beside "
+			 "the system's glibc %s (%s); use a tpmon built for this system, or one built with "
+			 "--enable-static-binary=libs", ours, theirs, path);
+	else
+		debug_msg("no NVML: this static tpmon carries glibc %s, %s is glibc %s", ours, path, theirs);
+	return false;
+}
+#endif
+
 struct tp_gpu *gpu_open(const char *library, double start)
 {
-	struct tp_gpu *g = xcalloc(1, sizeof(*g));
+	struct tp_gpu *g;
 	nvml_ret r;
 
+#ifdef TP_STATIC_GLIBC
+	if (!same_glibc(library))
+		return NULL;
+#endif
+	g = xcalloc(1, sizeof(*g));
 	g->start = start;
 	g->api.lib = dlopen(library ? library : "libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!g->api.lib) {
