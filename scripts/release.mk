@@ -1,0 +1,20 @@
+## SPDX-License-Identifier: MIT
+## scripts/release.mk: `make release` (scripts/release: the tarball, the
+## static binary, the .deb and their SHA256SUMS) and `make distcheck-quick`,
+## the distcheck it runs.  Included by Makefile.am.
+EXTRA_DIST += scripts/release scripts/deb-smoke scripts/release.mk
+
+# The tests that make distcheck-quick runs on the tarball: the unit tests
+# and a few scenario tests (tracking, a limit, exit statuses, the summary,
+# the license lines).  CI runs the whole suite three times already (gcc,
+# ASan+UBSan, valgrind); this checks that the tarball holds everything
+# needed to build and test, without a fourth full run.
+DISTCHECK_TESTS = $(UNIT_TESTS) tests/license-spdx.test tests/exit-status.test \
+	tests/tracking-fork-tree.test tests/limits-memory.test tests/summary-fields.test
+
+distcheck-quick:
+	$(MAKE) $(AM_MAKEFLAGS) distcheck TESTS='$(DISTCHECK_TESTS)'
+
+release:
+	$(top_srcdir)/scripts/release $(abs_top_builddir)/release
+.PHONY: distcheck-quick release
