@@ -42,4 +42,4 @@ include $(srcdir)/tests/engines.mk
 include $(srcdir)/tests/nest-peak.mk
 include $(srcdir)/tests/trace-out.mk
 include $(srcdir)/tests/bench-stops.mk
-include $(srcdir)/tests/static.mk
+include $(srcdir)/tests/ship.mk
