@@ -126,8 +126,20 @@ static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set
 	fputs("</section>\n", f);
 }
 
+/* The timeline's SVG document from its <svg element on. */
+static void timeline(FILE *f, const char *svg)
+{
+	const char *start = strstr(svg, "<svg");
+
+	if (!start)
+		return;
+	fputs("<section class=\"timeline\"><h2>Timeline</h2>\n<div class=\"plots\">\n", f);
+	fputs(start, f);
+	fputs("</div></section>\n", f);
+}
+
 int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
-		const struct rp_plot_set *sets)
+		const struct rp_plot_set *sets, const struct rp_page *pg)
 {
 	char *buf = NULL;
 	size_t len = 0, i, tasks = 0;
@@ -149,6 +161,13 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 	      "an allocation; waste: of allocation &times; wall time given to those "
 	      "tasks, the share they left unused. Median and p95 interpolate between "
 	      "closest ranks.</p>\n", f);
+	for (i = 0; pg && i < pg->nnotes; i++) {
+		fputs("<p class=\"note\">", f);
+		esc(f, pg->notes[i]);
+		fputs("</p>\n", f);
+	}
+	if (pg && pg->timeline_svg)
+		timeline(f, pg->timeline_svg);
 	for (i = 0; i < n; i++)
 		group(f, &c[i], sets ? &sets[i] : NULL);
 	fputs("</body></html>\n", f);

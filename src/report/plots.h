@@ -26,9 +26,17 @@ int rp_plots_write(const char *dir, const struct rp_store *st,
 /* Free the paths of @n sets (not the array). */
 void rp_plot_sets_clear(struct rp_plot_set *sets, size_t n);
 
-/* The --html page at @path, with the SVGs of @sets (NULL: no plots).
- * 0, or -1 after a message. */
+/* What the page shows besides the groups: the notes on the sources
+ * (rp_notes()) and the timeline as an SVG document (NULL: none). */
+struct rp_page {
+	char **notes;
+	size_t nnotes;
+	const char *timeline_svg;
+};
+
+/* The --html page at @path, with the SVGs of @sets (NULL: no plots) and
+ * what @pg holds (NULL: nothing).  0, or -1 after a message. */
 int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
-		const struct rp_plot_set *sets);
+		const struct rp_plot_set *sets, const struct rp_page *pg);
 
 #endif

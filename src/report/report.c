@@ -15,6 +15,7 @@
 #include "report/reader.h"
 #include "report/report.h"
 #include "report/ropts.h"
+#include "report/timeline.h"
 #include "xmalloc.h"
 
 /* Remove a plot's SVG file @svg and the PNG beside it. */
@@ -34,7 +35,8 @@ static void remove_svg_png(const char *svg)
  * directory, removed once they are in the page.  0, or -1 after a message
  * (the page is then written without plots if it can be). */
 static int html_alone(const char *path, const struct rp_store *st,
-		      const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
+		      const struct rp_cat *c, size_t n, struct rp_plot_set *sets,
+		      const struct rp_page *pg)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char *dir = xasprintf("%s/tpmon-html-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
@@ -48,7 +50,7 @@ static int html_alone(const char *path, const struct rp_store *st,
 		plotted = rp_plots_write(dir, st, c, n, sets) == 0;
 	if (!plotted)
 		status = -1;
-	if (rp_out_html(path, c, n, plotted ? sets : NULL) < 0)
+	if (rp_out_html(path, c, n, plotted ? sets : NULL, pg) < 0)
 		status = -1;
 	for (i = 0; i < n; i++) {
 		for (r = 0; r < RP_RES__COUNT; r++)
@@ -75,18 +77,33 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		status = 1;
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
 		status = 1;
+	if (o->timeline && rp_timeline_write(o->timeline, st, g, n) < 0)
+		status = 1;
 	if (o->plots || o->html) {
 		struct rp_plot_set *sets = xcalloc(n ? n : 1, sizeof(*sets));
+		struct rp_page pg = { NULL, 0, NULL };
+		char *notes[8], *svg = NULL;
 		int plotted = 1;
+		size_t i;
 
 		if (o->plots && rp_plots_write(o->plots, st, c, n, sets) < 0)
 			plotted = 0, status = 1;
+		if (o->html) {
+			pg.nnotes = rp_notes(st, notes, 8);
+			pg.notes = notes;
+			if (rp_timeline_svg(&svg, st, g, n) < 0)
+				status = 1;
+			pg.timeline_svg = svg;
+		}
 		/* with --plots DIR the page takes its plots from DIR */
 		if (o->html && o->plots &&
-		    rp_out_html(o->html, c, n, plotted ? sets : NULL) < 0)
+		    rp_out_html(o->html, c, n, plotted ? sets : NULL, &pg) < 0)
 			status = 1;
-		if (o->html && !o->plots && html_alone(o->html, st, c, n, sets) < 0)
+		if (o->html && !o->plots && html_alone(o->html, st, c, n, sets, &pg) < 0)
 			status = 1;
+		for (i = 0; i < pg.nnotes; i++)
+			free(notes[i]);
+		free(svg);
 		rp_plot_sets_clear(sets, n);
 		free(sets);
 	}

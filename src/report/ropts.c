@@ -8,7 +8,7 @@
 #include "report/ropts.h"
 #include "units.h"
 
-enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML };
+enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE };
 
 static const struct option long_opts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -17,6 +17,7 @@ static const struct option long_opts[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "plots", required_argument, NULL, OPT_PLOTS },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "timeline", required_argument, NULL, OPT_TIMELINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -48,6 +49,12 @@ static void usage(void)
 "                               resource with the allocations marked, and a\n"
 "                               memory/wall-time scatter (needs gnuplot)\n"
 "  --html=FILE                  one self-contained page: tables and plots\n"
+"                               (and the timeline, when tasks have times)\n"
+"  --timeline=FILE.png|FILE.svg every task with a start and an end as a bar\n"
+"                               against time, a row per host, coloured by\n"
+"                               group, stopped and failed tasks marked; under\n"
+"                               it the running tasks, their summed cores and\n"
+"                               memory (needs gnuplot)\n"
 "  -h, --help                   this help\n"
 "\n"
 "The terminal report is printed unless --csv or --json writes to stdout.\n"
@@ -116,6 +123,7 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		case OPT_JSON: o->json = optarg; break;
 		case OPT_PLOTS: o->plots = optarg; break;
 		case OPT_HTML: o->html = optarg; break;
+		case OPT_TIMELINE: o->timeline = optarg; break;
 		case 'h':
 			usage();
 			return 1;

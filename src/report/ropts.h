@@ -9,7 +9,7 @@
 struct rp_options {
 	enum rp_by by;
 	double max[RP_A__COUNT];	/* --max, < 0 when not given */
-	const char *csv, *json, *plots, *html;	/* borrowed from argv */
+	const char *csv, *json, *plots, *html, *timeline;	/* borrowed from argv */
 	char **inputs;			/* borrowed from argv */
 	int ninputs;
 };
