@@ -20,7 +20,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "attach.h"
 #include "clock.h"
 #include "disk.h"
 #include "error.h"
@@ -36,7 +35,7 @@
 #include "opens.h"
 #include "launch.h"
 #include "fanout.h"
-#include "tracer.h"
+#include "track.h"
 #include "snapevents.h"
 #include "watchdog.h"
 #include "xmalloc.h"
@@ -61,10 +60,10 @@ struct tp_monitor {
 	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	struct tp_net *net;		/* NULL: network figures unknown */
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
-	bool net_trapped;		/* the task's filter stops connect and accept */
 	struct tp_cpu_window netwin;	/* (time, Mbit sent + received) */
 	pid_t root, self;
-	bool traced, root_done;
+	struct tp_track *tk;		/* how the tree is followed */
+	bool root_done;
 	bool detach;			/* --pid: stop following, leave the rest */
 	int root_status;
 	sigset_t sigset;		/* what the loop waits for */
@@ -89,17 +88,11 @@ struct tp_monitor {
 	bool sampling;			/* a sample is cut into turns: goes on */
 	double sample_cost;		/* time spent in it so far, s */
 	bool no_children;		/* wait said ECHILD: no tracee is left */
-	pid_t ghosts[64];		/* adopted tids that ended before their
-					 * parent's fork event was seen */
-	unsigned nghosts;
 	struct tp_snapevents *watch;		/* --snapshot-events, or NULL */
 	double snap_start;		/* s from start: the current snapshot's */
 	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
 	bool snap_known[TP_RES__COUNT];
-	struct tp_nested *nest;		/* the channel for nested tpmons, or NULL */
 	bool nest_more;			/* nested_serve() stopped at its bound */
-	int outer_chan;			/* an enclosing tpmon's channel, or -1 */
-	bool nest_registered;		/* it counts our task for us */
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -257,10 +250,10 @@ static void stop_tree(struct tp_monitor *m)
 	m->rep->stopped_at = now_rel(m);
 	m->kill_at = now_rel(m) + m->o->kill_grace;
 	debug_msg("stopping the tree: SIGTERM to %u processes", m->tree.nlive);
-	watchdog_signal_all(&m->tree, SIGTERM);
+	track_signal_all(m->tk, SIGTERM);
 	if (m->o->kill_grace <= 0) {
 		m->phase = TP_KILLING;
-		watchdog_signal_all(&m->tree, SIGKILL);
+		track_signal_all(m->tk, SIGKILL);
 	}
 }
 
@@ -271,7 +264,7 @@ static void escalate(struct tp_monitor *m)
 		debug_msg("grace over: SIGKILL to %u processes", m->tree.nlive);
 	}
 	if (m->phase == TP_KILLING)
-		watchdog_signal_all(&m->tree, SIGKILL);
+		track_signal_all(m->tk, SIGKILL);
 }
 
 /* Stop the task for a broken limit, already recorded in rep->exceeded;
@@ -362,166 +355,6 @@ static void process_born(struct tp_monitor *m, pid_t pid)
 		kill(pid, SIGKILL);
 }
 
-/* Is @tid, just cloned by process @pid, a thread of it? */
-static bool is_thread_of(pid_t pid, pid_t tid)
-{
-	char path[48];
-
-	snprintf(path, sizeof(path), "%d/task/%d", (int)pid, (int)tid);
-	return proc_exists(path);
-}
-
-/* Was @tid born, adopted and gone before its parent's fork event came?
- * (waitid() does not return events in time order.)  Forgets it if so. */
-static bool ghost_take(struct tp_monitor *m, pid_t tid)
-{
-	unsigned i;
-
-	for (i = 0; i < m->nghosts; i++)
-		if (m->ghosts[i] == tid) {
-			m->ghosts[i] = m->ghosts[--m->nghosts];
-			return true;
-		}
-	return false;
-}
-
-static void ghost_add(struct tp_monitor *m, pid_t tid)
-{
-	if (m->nghosts == ARRAY_SIZE(m->ghosts))
-		m->nghosts--;	/* the oldest fork event is long overdue */
-	memmove(m->ghosts + 1, m->ghosts, m->nghosts * sizeof(m->ghosts[0]));
-	m->ghosts[0] = tid;
-	m->nghosts++;
-}
-
-static void on_new_child(struct tp_monitor *m, const struct tp_event *ev)
-{
-	struct tp_thread *parent = ptree_thread(&m->tree, ev->tid);
-	pid_t tid = (pid_t)ev->msg;
-	struct tp_thread *known = tid > 0 ? ptree_thread(&m->tree, tid) : NULL;
-	/* a fork's parent goes on at once, the bookkeeping needs nothing of
-	 * it; a clone's waits until /proc has told thread from process */
-	bool resumed = ev->clone_kind != TP_CLONE_CLONE;
-
-	if (resumed)
-		tracer_resume(ev->tid, 0);
-	if (!known && ghost_take(m, tid)) {
-		if (!resumed)
-			tracer_resume(ev->tid, 0);	/* counted when adopted */
-		return;
-	}
-	if (known && known->adopted) {
-		known->adopted = false;	/* its attach stop came first */
-	} else if (known) {
-		/* The kernel announces only fresh tids: this record is stale,
-		 * left by a thread whose tid changed in a non-leader execve
-		 * (exec stops are off), and the tid was reused since. */
-		ptree_thread_gone(&m->tree, tid);
-		known = NULL;
-	}
-	if (parent && tid > 0 && !known) {
-		if (ev->clone_kind == TP_CLONE_CLONE && is_thread_of(parent->proc->pid, tid)) {
-			ptree_add_thread(&m->tree, parent->proc, tid);
-		} else {
-			ptree_add_proc(&m->tree, tid, parent->proc->pid);
-			process_born(m, tid);
-		}
-	}
-	if (!resumed)
-		tracer_resume(ev->tid, 0);
-}
-
-/* A stop from a tracee we have not heard of: a child whose attach stop
- * beat its parent's fork event.  /proc tells which process it belongs to. */
-static struct tp_thread *adopt_unknown(struct tp_monitor *m, pid_t tid)
-{
-	pid_t tgid = tid, ppid = 0;
-	struct tp_proc *p;
-	struct tp_thread *th;
-
-	proc_read_status_ids(tid, &tgid, &ppid);
-	p = ptree_proc(&m->tree, tgid);
-	if (p && tgid != tid) {
-		th = ptree_add_thread(&m->tree, p, tid);
-	} else {
-		ptree_add_proc(&m->tree, tid, ppid);
-		process_born(m, tid);
-		th = ptree_thread(&m->tree, tid);
-	}
-	th->adopted = true;	/* the parent's event is still to come */
-	return th;
-}
-
-static void on_ptrace_stop(struct tp_monitor *m, const struct tp_event *ev)
-{
-	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
-
-	if (!th || !th->started) {
-		if (!th)
-			th = adopt_unknown(m, ev->tid);
-		th->started = true;
-		tracer_resume(ev->tid, 0);
-		if (ev->tid == th->proc->pid)
-			sampler_started(&m->tree, th->proc);
-	} else if (tracer_is_stop_signal(ev->sig)) {
-		tracer_listen(ev->tid);	/* a real group-stop: stay stopped */
-	} else {
-		tracer_resume(ev->tid, 0);
-	}
-}
-
-static double timeval_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
-/* A thread has exited and is still a zombie: its /proc files hold its
- * final I/O and CPU time, read once here (schedstat is exact to the ns;
- * stat's clock ticks would lose up to 10 ms per process), then it is
- * reaped. */
-static void account_and_reap(struct tp_monitor *m, struct tp_event *ev)
-{
-	struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
-	struct tp_acct a;
-	bool by_rusage;
-
-	if (!th || th->exit_seen) {
-		tracer_reap(ev);
-		return;
-	}
-	/* the rusage of the reaping covers the whole thread group and the
-	 * children it waited for: the leader of a leaf process only.  It
-	 * saves opening schedstat on the path of every short process, which
-	 * its parent waits on */
-	by_rusage = ev->tid == th->proc->pid && ptree_proc_is_leaf(th->proc);
-	sampler_read_final(th->proc, ev->tid, by_rusage, &a);
-	tracer_reap(ev);
-	if (by_rusage) {
-		/* user + system add up to the scheduler's ns count, in us */
-		a.cpu_ns = (uint64_t)((timeval_s(&ev->ru.ru_utime) + timeval_s(&ev->ru.ru_stime)) * 1e9 + 0.5);
-		a.ctxsw = (uint64_t)(ev->ru.ru_nvcsw + ev->ru.ru_nivcsw);
-	}
-	ptree_acct_add(&th->proc->exited, &a);
-	th->exit_seen = true;
-}
-
-static void on_exec(struct tp_monitor *m, const struct tp_event *ev)
-{
-	pid_t old = (pid_t)ev->msg;
-
-	if (old > 0 && old != ev->tid)
-		ptree_exec_moved(&m->tree, ev->tid, old);
-	if (m->files)
-		opens_exec(m->files, ev->tid);
-	if (m->story) {
-		struct tp_thread *th = ptree_thread(&m->tree, ev->tid);
-
-		if (th)
-			fanout_exec(m->story, th->proc);
-	}
-	tracer_resume(ev->tid, 0);
-}
-
 /* A process's peak RSS, known at its end, bounds the tree's peak even
  * when no sample caught it (a 0.2 s spike between samples). */
 static void note_hwm(struct tp_monitor *m, uint64_t hwm_kb)
@@ -536,118 +369,95 @@ static void note_hwm(struct tp_monitor *m, uint64_t hwm_kb)
 	}
 }
 
-static void on_reaped(struct tp_monitor *m, struct tp_event *ev)
+/* A thread of the tree has ended (track.h). */
+static void on_end(void *arg, const struct tp_track_end *e)
 {
-	struct tp_thread *th;
+	struct tp_monitor *m = arg;
 
-	if (ev->zombie && m->traced)
-		account_and_reap(m, ev);
-	else if (ev->zombie)
-		tracer_reap(ev);
-	th = ptree_thread(&m->tree, ev->tid);
-	if (th && th->adopted)
-		ghost_add(m, ev->tid);
-	if (th && ev->tid == th->proc->pid) {
-		uint64_t hwm = (uint64_t)ev->ru.ru_maxrss;
-
-		if (th->proc->life) {
-			th->proc->life->status = ev->status;
-			th->proc->life->status_known = true;
-		}
-
-		/* (a lifetime peak: not of a process older than --pid's attach) */
-		if (hwm > th->proc->hwm_kb && !th->proc->attached)
-			th->proc->hwm_kb = hwm;
-		note_hwm(m, th->proc->hwm_kb);
-	}
-	/* poll mode: what we reap ourselves (the root, orphans) comes with
-	 * its CPU time, children it waited for included */
-	if (!m->traced)
-		m->reaped_cpu += timeval_s(&ev->ru.ru_utime) + timeval_s(&ev->ru.ru_stime);
-	if (ev->tid == m->root) {
-		m->root_done = true;
-		m->root_status = ev->status;
-	}
-	ptree_thread_gone(&m->tree, ev->tid);
+	if (e->leader)
+		note_hwm(m, e->hwm_kb);
+	m->reaped_cpu += e->untracked_cpu;
+	if (e->tid != m->root)
+		return;
+	m->root_done = true;
+	m->root_status = e->status;
 	/* (poll mode counts leftovers in loop(), after a fresh /proc scan) */
-	if (m->o->pid && ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+	if (m->o->pid && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
 		/* --pid: the rest is not ours to stop; it is left (and
 		 * detached when tpmon exits) */
 		m->rep->leftover = m->tree.nlive;
 		m->detach = true;
 		debug_msg("followed process ended, leaving %u behind", m->tree.nlive);
-	} else if (m->traced && ev->tid == m->root && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+	} else if (m->tk->ops->live && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
 		m->rep->leftover = m->tree.nlive;
 		debug_msg("main process ended, %u left behind", m->tree.nlive);
 		stop_tree(m);
 	}
 }
 
-/* connect, accept or accept4 by @tid: tell the network counter which
- * socket, before the call goes on. */
-static void on_net_call(struct tp_monitor *m, pid_t tid)
+static void on_born(void *arg, struct tp_proc *p)
 {
-	struct tp_thread *th = ptree_thread(&m->tree, tid);
-
-	if (!th)
-		return;
-	th->proc->net_flag = true;
-	net_syscall(m->net, th->proc->pid, tid);
+	process_born(arg, p->pid);
 }
 
-static void dispatch(struct tp_monitor *m, struct tp_event *ev)
+static void on_exec(void *arg, struct tp_proc *p, pid_t tid)
 {
-	debug_msg("event %d tid %d sig %d msg %lu%s", (int)ev->kind, (int)ev->tid,
-		  ev->sig, ev->msg, ev->zombie ? " zombie" : "");
-	m->tree.now = now_rel(m);	/* births and deaths happen now */
-	switch (ev->kind) {
-	case TP_EV_NEW_CHILD: on_new_child(m, ev); break;
-	case TP_EV_EXEC: on_exec(m, ev); break;
-	case TP_EV_PTRACE_STOP: on_ptrace_stop(m, ev); break;
-	case TP_EV_SIGNAL: tracer_resume(ev->tid, ev->sig); break;
-	case TP_EV_SECCOMP:
-		if (ev->msg == TP_TRAP_NET)
-			on_net_call(m, ev->tid);
-		else if (m->files)
-			opens_syscall(m->files, ev->tid);
-		tracer_resume(ev->tid, 0);
-		break;
-	case TP_EV_EXITED:
-	case TP_EV_KILLED: on_reaped(m, ev); break;
+	struct tp_monitor *m = arg;
+
+	if (m->files)
+		opens_exec(m->files, tid);
+	if (m->story && p)
+		fanout_exec(m->story, p);
+}
+
+static void on_started(void *arg, struct tp_proc *p)
+{
+	struct tp_monitor *m = arg;
+
+	sampler_started(&m->tree, p);
+}
+
+static void on_figures_final(void *arg, struct tp_proc *p, pid_t tid, bool leaf,
+			     struct tp_acct *a)
+{
+	(void)arg;
+	sampler_read_final(p, tid, leaf, a);
+}
+
+/* connect, accept or accept4 by @tid: tell the network counter which
+ * socket, before the call goes on; or an open, for --with-inotify. */
+static void on_syscall(void *arg, struct tp_proc *p, pid_t tid, unsigned long what)
+{
+	struct tp_monitor *m = arg;
+
+	if (what == TP_TRAP_NET) {
+		if (!p)
+			return;
+		p->net_flag = true;
+		net_syscall(m->net, p->pid, tid);
+	} else if (m->files) {
+		opens_syscall(m->files, tid);
 	}
 }
-
-/* Events handled per turn of the loop: a tree that forks without pause
- * (a fork bomb, a shell forking in its SIGTERM trap) must not keep the
- * loop from its timers, or the kill would never escalate.  Past
- * EVENTS_MIN_TURN events, the turn also ends once a deadline has come: on
- * a machine taken by a fork bomb, 256 events can cost tpmon seconds.
- * Reproducer: tpmon -L 'wall_time: 1' --sh 'trap "while :; do sleep 9 & done" TERM; sleep 9' */
-#define EVENTS_PER_TURN 256
-#define EVENTS_MIN_TURN 4
 
 static double next_deadline(const struct tp_monitor *m);
 static bool turn_over(const struct tp_monitor *m);
 
+/* Past a few events, a turn ends once a deadline has come. */
+static bool events_turn_over(void *arg)
+{
+	struct tp_monitor *m = arg;
+
+	return now_rel(m) >= next_deadline(m) || turn_over(m);
+}
+
 static void drain_events(struct tp_monitor *m)
 {
-	struct tp_event ev;
-	unsigned n;
+	enum tp_track_drain r = track_drain(m->tk, events_turn_over, m);
 
-	for (n = 0; n < EVENTS_PER_TURN; n++) {
-		int r;
-
-		if (n >= EVENTS_MIN_TURN && (now_rel(m) >= next_deadline(m) || turn_over(m)))
-			break;
-		r = tracer_next_event(&ev);
-		if (r <= 0) {
-			m->events_pending = false;
-			m->no_children = r < 0 && errno == ECHILD;
-			return;
-		}
-		dispatch(m, &ev);
-	}
-	m->events_pending = true;
+	m->events_pending = r == TP_TRACK_MORE;
+	if (r != TP_TRACK_MORE)
+		m->no_children = r == TP_TRACK_NONE_LEFT;
 }
 
 /* --- sampling and timers --------------------------------------------- */
@@ -903,8 +713,8 @@ static void sample(struct tp_monitor *m)
 	if (!m->sampling) {
 		m->sampling = true;
 		m->sample_cost = 0;
-		if (!m->traced && !m->tree.pass_rollups)
-			sampler_discover(&m->tree, m->root, m->self);
+		if (!m->tree.pass_rollups)
+			track_refresh(m->tk);
 	}
 	until = turn_until(m, recheck_every(m));
 	done = sampler_sample(&m->tree, t, m->phase == TP_RUNNING ? &until : NULL, &s);
@@ -1087,8 +897,8 @@ static void fill_report(struct tp_monitor *m, double t, bool final)
 	/* the enclosing tpmon traced the task: its totals are exact; before
 	 * the end they miss the live processes, its peak does not */
 	memset(&nt, 0, sizeof(nt));
-	if (m->nest_registered) {
-		outer = nested_totals(m->outer_chan, m->root, &nt) == 0;
+	if (m->tk->nest_registered) {
+		outer = nested_totals(m->tk->outer_chan, m->root, &nt) == 0;
 		answered = now_rel(m);
 		if (!outer)
 			warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
@@ -1164,7 +974,7 @@ static void fill_report(struct tp_monitor *m, double t, bool final)
 	fill_gpu(m, t);
 	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	utilization_figures(&m->usage, t, cpu, &rep->usage);
-	rep->tracking_ptrace = m->traced;
+	rep->tracking_ptrace = m->tk->ops == &track_ptrace_ops;
 }
 
 static void checkpoint(struct tp_monitor *m, double t)
@@ -1333,52 +1143,42 @@ static void start_disk(struct tp_monitor *m)
 	free(cwd);
 }
 
+/* The callbacks through which the tracking backend tells of the tree. */
+static struct tp_track_sink sink_of(struct tp_monitor *m)
+{
+	struct tp_track_sink sk = {
+		.arg = m, .t0 = m->t0, .born = on_born, .exec = on_exec,
+		.started = on_started, .figures_final = on_figures_final,
+		.ended = on_end, .syscall = on_syscall,
+	};
+
+	return sk;
+}
+
 static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 {
-	struct tp_launch_opts so;
-	struct sock_fprog *filter = NULL;
-	char *path = launch_resolve(m->o->argv[0], status);
-	pid_t pid;
+	struct tp_track_start ts;
+	struct tp_track_sink sk = sink_of(m);
 
-	if (!path)
-		return -1;
-	memset(&so, 0, sizeof(so));
-	so.argv = m->o->argv;
-	so.path = path;
-	so.child_mask = mask;
-	so.child_sigpipe = &m->old_sigpipe;
-	so.child_sigchld = &m->old_sigchld;
-	so.child_nofile = &m->old_nofile;
-	so.restore_nice = m->raised_nice;
-	so.child_nice = m->old_nice;
-	so.trace = m->o->tracking == TP_TRACK_PTRACE;
-	if (so.trace) {
-		/* no process may leave the tree; connect and accept stop in
-		 * the tracer for the network figures (and, with
-		 * --with-inotify, opens) */
-		filter = sandbox_task_filter(m->o->inotify, m->net != NULL);
-		so.filter = filter;
-		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
-	}
+	memset(&ts, 0, sizeof(ts));
+	ts.argv = m->o->argv;
+	ts.ptrace = m->o->tracking == TP_TRACK_PTRACE;
 	/* exec events name each process for its record and trace span */
-	so.trace_options = tracer_options(m->o->inotify || fanout_wanted(m->o),
-					  filter && (m->o->inotify || m->net));
-	m->net_trapped = filter != NULL;
-	/* an enclosing tpmon's channel; ours is for a traced task only */
-	m->outer_chan = nested_outer();
-	so.nest_chan = m->outer_chan;
-	so.nest_registered = &m->nest_registered;
-	if (so.trace)
-		m->nest = nested_open();
-	so.traced_env = nested_env(m->nest);
-	so.untraced_close = nested_task_fd(m->nest);
+	ts.exec_events = m->o->inotify || fanout_wanted(m->o);
+	ts.trap_opens = m->o->inotify;
+	ts.trap_net = m->net != NULL;
+	ts.child_mask = mask;
+	ts.child_sigpipe = &m->old_sigpipe;
+	ts.child_sigchld = &m->old_sigchld;
+	ts.child_nofile = &m->old_nofile;
+	ts.restore_nice = m->raised_nice;
+	ts.child_nice = m->old_nice;
+	m->tk = track_launch(&ts, &m->tree, &sk, m->self, status);
+	if (!m->tk)
+		return -1;
 	/* a UNIX socket in every process of the tree, and no traffic */
-	net_skip_socket(m->net, nested_task_fd(m->nest));
-	pid = launch_start(&so, &m->traced, status);
-	m->nest = nested_started(m->nest, pid > 0 && m->traced);
-	sandbox_filter_free(filter);
-	free(path);
-	return pid;
+	net_skip_inode(m->net, m->tk->nest_ino);
+	return m->tk->root;
 }
 
 /* NVML from TPMON_NVML_LIBRARY (empty: none), else from the loader path. */
@@ -1397,7 +1197,10 @@ static pid_t attach_task(struct tp_monitor *m, int *status)
 {
 	pid_t pid = m->o->pid;
 
-	if (attach_tree(&m->tree, pid, m->self, tracer_options_attach(fanout_wanted(m->o))) < 0) {
+	struct tp_track_sink sk = sink_of(m);
+
+	m->tk = track_attach(pid, fanout_wanted(m->o), &m->tree, &sk, m->self);
+	if (!m->tk) {
 		if (errno == ESRCH)
 			error_msg("--pid %d: no such process", (int)pid);
 		else if (errno == EINVAL)
@@ -1411,7 +1214,6 @@ static pid_t attach_task(struct tp_monitor *m, int *status)
 		*status = TP_EXIT_FAILURE;
 		return -1;
 	}
-	m->traced = true;
 	return pid;
 }
 
@@ -1452,7 +1254,7 @@ static void loop(struct tp_monitor *m)
 	while ((!m->root_done || m->tree.nlive > 0) && !m->detach) {
 		int sig;
 
-		if (m->traced && m->root_done && m->no_children) {
+		if (m->tk->ops->live && m->root_done && m->no_children) {
 			/* every tracee is a child for wait(): records left
 			 * now belong to no process (a bug), never wait for them */
 			warn_msg("%u processes vanished untracked", m->tree.nlive);
@@ -1469,16 +1271,16 @@ static void loop(struct tp_monitor *m)
 		 * into turns must not fall behind a growing tree */
 		if (now_rel(m) >= next_deadline(m))
 			on_timer(m);	/* drains events too */
-		else if ((sig > 0 || m->events_pending || !m->traced) && may_drain(m))
+		else if ((sig > 0 || m->events_pending || !m->tk->ops->live) && may_drain(m))
 			drain_events(m);
 		end_turn(m);
 		/* after the turn's reaps: an answer includes every process
 		 * the asker could have seen end */
-		if (m->nest && (sig == SIGIO || m->nest_more))
-			m->nest_more = nested_serve(m->nest, &m->tree, now_rel(m));
-		if (!m->traced && m->root_done) {
+		if (m->tk->nest && (sig == SIGIO || m->nest_more))
+			m->nest_more = nested_serve(m->tk->nest, &m->tree, now_rel(m));
+		if (!m->tk->ops->live && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
-			sampler_discover(&m->tree, m->root, m->self);
+			track_refresh(m->tk);
 			if (m->phase == TP_RUNNING && m->tree.nlive > 0) {
 				m->rep->leftover = m->tree.nlive;
 				stop_tree(m);
@@ -1509,7 +1311,6 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	memset(rep, 0, sizeof(*rep));
 	m.o = o;
 	m.rep = rep;
-	m.outer_chan = -1;
 	rep->stopped_at = -1;
 	/* utilization is relative to the declared cores, else the machine's */
 	utilization_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
@@ -1545,9 +1346,7 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 		m.root = start_task(&m, &old, &status);
 		if (m.root < 0)
 			goto out;
-		if (!m.traced)
-			rep->tracking_ptrace = false;
-		net_set_trapping(m.net, m.traced && m.net_trapped);
+		net_set_trapping(m.net, m.tk->net_trapped);
 		net_pace_dumps(m.net, !o->limits.set[TP_RES_BYTES_SENT] &&
 			       !o->limits.set[TP_RES_BYTES_RECEIVED] &&
 			       !o->limits.set[TP_RES_BANDWIDTH]);
@@ -1556,12 +1355,8 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	 * same user could otherwise ptrace tpmon and make it let go */
 	prctl(PR_SET_DUMPABLE, 0);
 	m.story = fanout_open(o, &m.tree, m.self);
-	if (!o->pid) {
-		ptree_add_proc(&m.tree, m.root, 0)->hwm_kb = 0;
-		ptree_thread(&m.tree, m.root)->started = true;
-	}
 	gpu_note_pid(m.gpu, m.root);
-	if (o->inotify && m.traced)
+	if (o->inotify && m.tk->ptraced)
 		m.files = opens_new();
 	start_disk(&m);
 	m.delay = FIRST_DELAY;
@@ -1597,7 +1392,7 @@ out:
 	opens_free(m.files);
 	snapevents_free(m.watch);
 	ptree_free(&m.tree);
-	nested_close(m.nest);
+	track_free(m.tk);
 	drain_signals(&m);
 	/* The termination signals stay blocked until tpmon exits: one sent
 	 * now (timeout(1) sends its second to the process group, late on a

@@ -92,19 +92,3 @@ double watchdog_next_delay(const struct tp_limits *l, const double *cur, double 
 	}
 	return delay;
 }
-
-unsigned watchdog_signal_all(const struct tp_ptree *t, int sig)
-{
-	const struct tp_proc *p;
-	unsigned n = 0;
-
-	for (p = t->live; p; p = p->next) {
-		if (kill(p->pid, sig) == 0)
-			n++;
-		else if (errno != ESRCH)
-			debug_msg("kill %d: %d", (int)p->pid, errno);
-		if (sig == SIGTERM)
-			kill(p->pid, SIGCONT);
-	}
-	return n;
-}

@@ -36,9 +36,6 @@ int watchdog_check(const struct tp_limits *l, const double *cur, const bool *kno
  * is close to a limit so that a task growing fast is caught in time. */
 double watchdog_next_delay(const struct tp_limits *l, const double *cur, double delay);
 
-/* Send @sig to every live process of the tree (SIGCONT too after SIGTERM,
- * so that stopped processes act on it).  Returns how many were signalled. */
-unsigned watchdog_signal_all(const struct tp_ptree *t, int sig);
 
 /* Window over which the cores limit is judged, s. */
 #define TP_CORES_LIMIT_WINDOW 5.0

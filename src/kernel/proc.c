@@ -306,6 +306,37 @@ int proc_read_io(pid_t pid, struct proc_io *io)
 	return proc_io_parse(buf, io);
 }
 
+size_t proc_list(struct proc_entry **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0, cap = 0;
+	struct proc_entry *v = NULL;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct proc_stat st;
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || proc_read_stat((pid_t)pid, &st) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[n].pid = (pid_t)pid;
+		v[n].ppid = st.ppid;
+		v[n].starttime = st.starttime;
+		n++;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
 size_t proc_list_tasks(pid_t pid, pid_t **tids)
 {
 	char path[32];

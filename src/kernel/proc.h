@@ -71,6 +71,14 @@ int proc_read_thread_schedstat(pid_t pid, pid_t tid, struct proc_schedstat *ss);
 int proc_read_thread_io(pid_t pid, pid_t tid, struct proc_io *io);
 /* Process-wide: live and exited threads, and every child it reaped. */
 int proc_read_io(pid_t pid, struct proc_io *io);
+/* One process of /proc, as proc_list() finds it. */
+struct proc_entry {
+	pid_t pid, ppid;
+	uint64_t starttime;		/* clock ticks after boot */
+};
+/* Every process in /proc whose stat could be read, in a malloc'd array
+ * (*out, NULL when none) that the caller frees; returns how many. */
+size_t proc_list(struct proc_entry **out);
 /* The tids in /proc/PID/task, in a malloc'd array that the caller frees;
  * returns how many (0, and *tids NULL, when none could be read). */
 size_t proc_list_tasks(pid_t pid, pid_t **tids);

@@ -447,14 +447,12 @@ static uint64_t fd_key(const struct tp_proc *p)
 	return p->single && p->run_ns != UINT64_MAX ? p->run_ns + 1 : 0;
 }
 
-void net_skip_socket(struct tp_net *n, int fd)
+void net_skip_inode(struct tp_net *n, uint64_t ino)
 {
-	struct stat st;
-
-	if (!n || fd < 0 || fstat(fd, &st) < 0)
+	if (!n || !ino)
 		return;
 	n->skip = xreallocarray(n->skip, n->nskip + 1, sizeof(*n->skip));
-	n->skip[n->nskip++] = (uint64_t)st.st_ino;
+	n->skip[n->nskip++] = ino;
 }
 
 /* @v without the inodes to skip; returns how many are left. */

@@ -24,11 +24,12 @@ void net_free(struct tp_net *n);
  * that ran. */
 void net_set_trapping(struct tp_net *n, bool on);
 
-/* The socket @fd (tpmon's, handed to the task) carries no TCP traffic:
+/* The socket of inode @ino (tpmon's, handed to the task; 0: none)
+ * carries no TCP traffic:
  * the task's copies of it are not the tree's sockets.  A tree whose only
  * socket is the nested-tpmon channel then costs no dump of the kernel's
  * socket table, nor scans of its processes' descriptors. */
-void net_skip_socket(struct tp_net *n, int fd);
+void net_skip_inode(struct tp_net *n, uint64_t ino);
 
 /* With @on and trapping, net_sample() dumps the kernel's socket table only
  * as often as keeps its cost under 2% of a CPU (the table holds every

@@ -4,7 +4,6 @@
  * process did not run since the last sample, else one more of a cached
  * /proc/PID/stat; io and smaps_rollup are re-read only when the process
  * ran or changed size. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -508,83 +507,4 @@ void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct 
 	}
 	if (proc_read_thread_io(p->pid, tid, &a->io) < 0)
 		memset(&a->io, 0, sizeof(a->io));
-}
-
-/* --- poll mode ------------------------------------------------------- */
-
-struct seen {
-	pid_t pid, ppid;
-	uint64_t starttime;
-};
-
-static size_t scan_proc(struct seen **out)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	size_t n = 0, cap = 0;
-	struct seen *v = NULL;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		struct proc_stat st;
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (*end || pid <= 0 || proc_read_stat((pid_t)pid, &st) < 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			v = xreallocarray(v, cap, sizeof(*v));
-		}
-		v[n].pid = (pid_t)pid;
-		v[n].ppid = st.ppid;
-		v[n].starttime = st.starttime;
-		n++;
-	}
-	closedir(d);
-	*out = v;
-	return n;
-}
-
-static const struct seen *find_seen(const struct seen *v, size_t n, pid_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i].pid == pid)
-			return &v[i];
-	return NULL;
-}
-
-void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self)
-{
-	struct seen *v = NULL;
-	size_t n = scan_proc(&v), i;
-	struct tp_proc *p, *next;
-	bool added = true;
-
-	/* end the processes that vanished or whose pid was reused */
-	for (p = t->live; p; p = next) {
-		const struct seen *s = find_seen(v, n, p->pid);
-
-		next = p->next;
-		if (p->pid == root)
-			continue;	/* reaped by wait4, not here */
-		if (!s || (p->starttime && s->starttime != p->starttime))
-			ptree_thread_gone(t, p->pid);
-	}
-	while (added) {
-		added = false;
-		for (i = 0; i < n; i++) {
-			if (v[i].pid == self || ptree_proc(t, v[i].pid))
-				continue;
-			if (v[i].ppid != self && !ptree_proc(t, v[i].ppid))
-				continue;
-			p = ptree_add_proc(t, v[i].pid, v[i].ppid);
-			p->starttime = v[i].starttime;
-			added = true;
-		}
-	}
-	free(v);
 }

@@ -71,8 +71,4 @@ void sampler_started(struct tp_ptree *t, struct tp_proc *p);
  * Fields that cannot be read are 0. */
 void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a);
 
-/* Poll mode: add processes descended from @root (or reparented to @self)
- * that the table does not know yet, and end those that vanished. */
-void sampler_discover(struct tp_ptree *t, pid_t root, pid_t self);
-
 #endif

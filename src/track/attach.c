@@ -1,56 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* attach.c: --pid.  The tree of a running process is read from /proc
+/* attach.c: --pid, the attach backend of the tracking seam (track.h).
+ * Once the running tree is seized, the ptrace backend's events follow it
+ * (track_attach()); the tree is not tpmon's to stop.  The tree of a running process is read from /proc
  * (every process's parent from its stat), each thread of it is seized,
  * and the scan is repeated until it finds nothing new: a thread not yet
  * seized may fork meanwhile, and its child is then only in /proc.  One
  * already seized forks under ptrace: its child comes as an event, and
  * seizing it here fails (EPERM), which is left to the event.
  * Reproducer of that race: sh -c 'while :; do sleep 0.01 & done' & tpmon --pid $! */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attach.h"
 #include "error.h"
 #include "proc.h"
+#include "track.h"
 #include "tracer.h"
 #include "xmalloc.h"
 
 /* Scans before giving up on a tree that keeps changing under us. */
 #define MAX_SCANS 50
-
-struct pid_pair {
-	pid_t pid, ppid;
-};
-
-/* Every process in /proc with its parent, in a malloc'd array. */
-static size_t list_procs(struct pid_pair **out)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	size_t n = 0, cap = 0;
-
-	*out = NULL;
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		struct proc_stat st;
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-
-		if (*end || pid <= 0 || proc_read_stat((pid_t)pid, &st) < 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			*out = xreallocarray(*out, cap, sizeof(**out));
-		}
-		(*out)[n].pid = (pid_t)pid;
-		(*out)[n].ppid = st.ppid;
-		n++;
-	}
-	closedir(d);
-	return n;
-}
 
 /* The figures of @p so far, from which its use is counted: its CPU time
  * (stat: every thread, live or not, no children), and its live threads'
@@ -114,8 +83,8 @@ static int seize_threads(struct tp_ptree *t, pid_t pid, pid_t ppid, unsigned opt
  * of threads seized, or -1 when the root could not be. */
 static int scan(struct tp_ptree *t, pid_t root, pid_t self, unsigned options)
 {
-	struct pid_pair *all;
-	size_t n = list_procs(&all), i;
+	struct proc_entry *all;
+	size_t n = proc_list(&all), i;
 	int added = 0, r;
 	bool grew = true;
 
@@ -168,4 +137,22 @@ int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options)
 	debug_msg("attach: %u processes, %u threads after %d scans", t->nlive,
 		  t->nthreads, i);
 	return 0;
+}
+
+struct tp_track *track_attach(pid_t pid, bool exec_events, struct tp_ptree *t,
+			      const struct tp_track_sink *sink, pid_t self)
+{
+	struct tp_track *tk;
+
+	if (attach_tree(t, pid, self, tracer_options_attach(exec_events)) < 0)
+		return NULL;
+	tk = xcalloc(1, sizeof(*tk));
+	tk->ops = &track_ptrace_ops;
+	tk->tree = t;
+	tk->sink = *sink;
+	tk->root = pid;
+	tk->self = self;
+	tk->ptraced = true;
+	tk->outer_chan = -1;
+	return tk;
 }

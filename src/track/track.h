@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* track.h: the tracking seam.  The loop (monitor.c) learns about the
+ * task's tree only through this interface: processes appearing, exec,
+ * threads and processes ending with their final figures, and, through
+ * the table it keeps (ptree.h), when the tree is empty.  It does not know
+ * which backend it drives.
+ *
+ * Backends, one file each:
+ *   ptrace.c  ptrace events (fork, clone, exec, seccomp and exit stops);
+ *             tracks every process as it is created.  track_launch().
+ *   poll.c    a task that could not be traced: /proc scans (refresh())
+ *             find the processes, wait() reaps what tpmon's own children
+ *             and the orphans it adopts as subreaper.  track_launch().
+ *   attach.c  --pid: seizes a running tree, then the ptrace backend's
+ *             events, but the tree is not tpmon's to stop.  track_attach().
+ *
+ * Adding a backend (for example cgroup v2):
+ *  1. write track/NAME.c with a `const struct tp_track_ops` and a
+ *     constructor that starts following (launching the task, or
+ *     attaching) and returns a struct tp_track with that ops table;
+ *  2. keep the contract below: every process of the tree enters the table
+ *     (ptree_add_proc()) and leaves it (track_thread_end()), and the sink
+ *     hears of each as it happens;
+ *  3. choose it in track_launch() (or a new constructor called from
+ *     monitor.c's setup) from the options; the loop needs no change.
+ * Containment, kill and kernel limits used beside another backend (a
+ * cgroup around a ptrace-followed task) belong in signal_all() and in the
+ * constructor, behind the same ops.
+ *
+ * The contract, for every backend:
+ *  - The table (struct tp_ptree) is the backend's to fill and empty; the
+ *    loop and the sampler only read it (and the sampler its figures).
+ *  - sink.born(p) after @p entered the table with its parent; the loop may
+ *    kill it at once (a run being stopped).  Not for the root, nor for
+ *    what --pid found running.  A backend that is not live (poll) finds
+ *    and loses processes in refresh() silently: the sampler sees them at
+ *    the next sample; the sink hears only of what wait() reaps.
+ *  - sink.exec(p, tid) after a process called execve, when exec events
+ *    were asked for (struct tp_track_start.exec_events).
+ *  - A thread's final figures are folded into p->exited before it leaves
+ *    the table; sink.figures_final() reads them from a zombie when the
+ *    backend can (ptrace), sink.started() lets the sampler open what it
+ *    reads at that end.  A backend that cannot see the end of a process
+ *    (poll) reports what wait() told instead (struct tp_track_end).
+ *  - sink.ended(e) after a thread left the table (e->leader: the whole
+ *    process); then t->nlive is the number of live processes.
+ *  - sink.syscall(p, tid, what) at a seccomp stop (TP_TRAP_*), before the
+ *    call goes on.
+ *  - drain() is wait-free: it handles what is pending, stops when the
+ *    caller's turn_over() says so, and says whether more is waiting.
+ *  - "The tree is empty" is: the root ended (sink.ended with e->pid ==
+ *    root) and t->nlive == 0; a backend that can no longer wait for any
+ *    process returns TP_TRACK_NONE_LEFT from drain(). */
+#ifndef TPMON_TRACK_H
+#define TPMON_TRACK_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include "ptree.h"
+
+/* A thread that left the table. */
+struct tp_track_end {
+	pid_t tid;			/* the thread */
+	pid_t pid;			/* its process */
+	bool leader;			/* tid == pid: the process has ended */
+	int status;			/* wait status */
+	uint64_t hwm_kb;		/* leader: the process's peak RSS, 0 unknown */
+	double untracked_cpu;		/* CPU time, s, that the reaping reported
+					 * and the table does not hold (poll: the
+					 * rusage of a child tpmon reaped, its own
+					 * waited-for children included); 0 */
+};
+
+/* What a backend tells the loop; every callback gets @arg first. */
+struct tp_track_sink {
+	void *arg;
+	double t0;			/* CLOCK_MONOTONIC at the start: the table's
+					 * now (t->now) is in s from it */
+	void (*born)(void *arg, struct tp_proc *p);
+	void (*exec)(void *arg, struct tp_proc *p, pid_t tid);
+	void (*started)(void *arg, struct tp_proc *p);
+	/* the final figures of thread @tid of @p, a zombie; @leaf: see
+	 * sampler_read_final() */
+	void (*figures_final)(void *arg, struct tp_proc *p, pid_t tid, bool leaf,
+			      struct tp_acct *a);
+	void (*ended)(void *arg, const struct tp_track_end *e);
+	void (*syscall)(void *arg, struct tp_proc *p, pid_t tid, unsigned long what);
+};
+
+enum tp_track_drain {
+	TP_TRACK_IDLE = 0,		/* nothing pending */
+	TP_TRACK_MORE = 1,		/* stopped at turn_over(): more is waiting */
+	TP_TRACK_NONE_LEFT = -1,	/* no process of the tree can be waited for */
+};
+
+struct tp_track;
+
+struct tp_track_ops {
+	const char *name;		/* "ptrace", "poll": the summary's "tracking" */
+	/* births and ends come as they happen (else only refresh() finds
+	 * them, and the loop refreshes before each sample) */
+	bool live;
+	/* handle pending events, calling the sink, until none is left or
+	 * @turn_over(@arg) says the turn is over (asked after a few) */
+	enum tp_track_drain (*drain)(struct tp_track *tk, bool (*turn_over)(void *), void *arg);
+	/* bring the table up to date with the kernel; NULL: nothing to do */
+	void (*refresh)(struct tp_track *tk);
+	/* send @sig to every process of the tree; NULL: to each process of
+	 * the table (track_signal_all()) */
+	unsigned (*signal_all)(struct tp_track *tk, int sig);
+	void (*free)(struct tp_track *tk);	/* the backend's state; NULL: none */
+};
+
+/* One tracker; the fields are read by the loop, set by the backend. */
+struct tp_track {
+	const struct tp_track_ops *ops;
+	struct tp_ptree *tree;		/* borrowed */
+	struct tp_track_sink sink;
+	pid_t root;			/* the task's main process */
+	pid_t self;			/* tpmon, never followed */
+	bool ptraced;			/* by ptrace: exec events, seccomp stops */
+	bool net_trapped;		/* connect and accept stop in the tracer */
+	/* nested tpmons (nested.h): the channel we serve (NULL: none), an
+	 * enclosing tpmon's (-1: none), and whether it counts our task */
+	struct tp_nested *nest;
+	int outer_chan;
+	bool nest_registered;
+	uint64_t nest_ino;		/* the task's end of our channel, 0: none */
+	void *priv;			/* the backend's */
+};
+
+/* How the task is started (track_launch()). */
+struct tp_track_start {
+	char *const *argv;
+	bool ptrace;			/* follow it by ptrace (else poll) */
+	bool exec_events;		/* sink.exec() wanted */
+	bool trap_opens;		/* --with-inotify: open calls stop */
+	bool trap_net;			/* connect and accept stop */
+	const sigset_t *child_mask;	/* as struct tp_launch_opts */
+	const struct sigaction *child_sigpipe, *child_sigchld;
+	const struct rlimit *child_nofile;
+	bool restore_nice;
+	int child_nice;
+};
+
+/* Start the task and follow it with the ptrace backend, or the poll one
+ * when ptrace is not asked for or is refused.  The root enters the
+ * table.  Returns the tracker, or NULL with *status 125, 126 or 127 and a
+ * message printed (no child left). */
+struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t,
+			      const struct tp_track_sink *sink, pid_t self, int *status);
+
+/* --pid: follow the running process @pid and its descendants (attach.c).
+ * Returns the tracker, or NULL with errno (see attach_tree()). */
+struct tp_track *track_attach(pid_t pid, bool exec_events, struct tp_ptree *t,
+			      const struct tp_track_sink *sink, pid_t self);
+
+static inline enum tp_track_drain track_drain(struct tp_track *tk,
+					      bool (*turn_over)(void *), void *arg)
+{
+	return tk->ops->drain(tk, turn_over, arg);
+}
+
+static inline void track_refresh(struct tp_track *tk)
+{
+	if (tk->ops->refresh)
+		tk->ops->refresh(tk);
+}
+
+/* Send @sig to every process of the tree (SIGCONT too after SIGTERM, so
+ * that stopped processes act on it).  Returns how many were signalled. */
+unsigned track_signal_all(struct tp_track *tk, int sig);
+
+/* For backends: thread @tid of @p (NULL: unknown to the table) is gone,
+ * with wait status @status, the peak RSS of its reaping @maxrss_kb and
+ * @untracked_cpu as in struct tp_track_end: it leaves the table (its
+ * process too when it was the last thread), then the sink hears of it. */
+void track_thread_end(struct tp_track *tk, pid_t tid, struct tp_proc *p, int status,
+		      uint64_t maxrss_kb, double untracked_cpu);
+
+/* Events handled per drain(): a tree that forks without pause (a fork
+ * bomb, a shell forking in its SIGTERM trap) must not keep the loop from
+ * its timers, or the kill would never escalate.  Past
+ * TP_TRACK_EVENTS_MIN_TURN events, the turn also ends once turn_over()
+ * says so: on a machine taken by a fork bomb, 256 events can cost tpmon
+ * seconds.
+ * Reproducer: tpmon -L 'wall_time: 1' --sh 'trap "while :; do sleep 9 & done" TERM; sleep 9' */
+#define TP_TRACK_EVENTS_PER_TURN 256
+#define TP_TRACK_EVENTS_MIN_TURN 4
+
+struct tp_event;
+/* For backends: wait()'s events (tracer_next_event()) to @handle, bounded
+ * as above; the table's now is set before each. */
+enum tp_track_drain track_wait_events(struct tp_track *tk,
+				      void (*handle)(struct tp_track *tk, struct tp_event *ev),
+				      bool (*turn_over)(void *), void *arg);
+
+/* Frees the tracker and its channel for nested tpmons. */
+void track_free(struct tp_track *tk);
+
+extern const struct tp_track_ops track_ptrace_ops;
+extern const struct tp_track_ops track_poll_ops;
+
+#endif
