@@ -2,7 +2,8 @@
 /* out_csv.c: one row per task (RFC 4180): source file, category, command,
  * exit_type, exit_status, host, then every resource as a plain number
  * with its unit in the column name, then what the engine allocated
- * (alloc_cores, alloc_memory_MB, ...; from transaction logs); an empty
+ * (alloc_cores, alloc_memory_MB, ...; from transaction logs), then the
+ * start and end (start_s, end_s: seconds since the epoch); an empty
  * cell is unknown.  Rows come
  * by group, in reading order within a group. */
 #include <errno.h>
@@ -54,6 +55,12 @@ static void row(FILE *f, const struct rp_task *t)
 		if (!isnan(t->given[r]))
 			fprintf(f, "%.15g", t->given[r]);
 	}
+	fputc(',', f);
+	if (!isnan(t->started))
+		fprintf(f, "%.6f", t->started);
+	fputc(',', f);
+	if (!isnan(t->ended))
+		fprintf(f, "%.6f", t->ended);
 	fputc('\n', f);
 }
 
@@ -74,7 +81,7 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 		fprintf(f, ",%s", rp_res_info(r)->csv_name);
 	for (r = 0; r < RP_G__COUNT; r++)
 		fprintf(f, ",%s", rp_given_csv(r));
-	fputc('\n', f);
+	fputs(",start_s,end_s\n", f);
 	for (i = 0; i < ng; i++)
 		for (j = 0; j < g[i].n; j++)
 			row(f, &st->tasks[g[i].idx[j]]);

@@ -189,7 +189,7 @@ static double mean_cores(const struct rp_task *t)
 	return isnan(t->v[RP_CORES]) ? 0 : t->v[RP_CORES];
 }
 
-/* load.dat: time, running tasks, summed cores, summed memory (GB), a line
+/* load.dat: time, running tasks, summed cores, summed memory (MB), a line
  * at each start or end (drawn as steps).  The largest memory in *@mem_max. */
 static int write_load(const struct gp *gp, const struct rp_tl_layout *l,
 		      const struct rp_store *st, double unit, char **path,
@@ -204,7 +204,7 @@ static int write_load(const struct gp *gp, const struct rp_tl_layout *l,
 	*busy_max = 0;
 	for (i = 0; i < l->n; i++) {
 		const struct rp_task *t = &st->tasks[l->b[i].task];
-		double c = mean_cores(t), m = isnan(t->v[RP_MEMORY]) ? 0 : t->v[RP_MEMORY] / 1024;
+		double c = mean_cores(t), m = isnan(t->v[RP_MEMORY]) ? 0 : t->v[RP_MEMORY];
 
 		e[n++] = (struct event){ l->b[i].t0, 1, c, m };
 		e[n++] = (struct event){ l->b[i].t1, -1, -c, -m };
@@ -338,6 +338,8 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 	int height = (int)fmin(2400, fmax(520, 330 + 14 * l->rows));
 	double split = 1 - (double)(height - 230) / height;	/* bottom panel: 230 px */
 	char start[64];
+	const char *mem_unit;
+	double mem_div;
 	time_t t0 = (time_t)l->start;
 	struct tm tm;
 
@@ -381,17 +383,21 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 	fprintf(s, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
 		split - 10.0 / height, 55.0 / height);
 	fputs("unset title\nunset arrow\nset format x '%g'\nset ytics auto\nset grid ytics xtics lc rgb '#e0e0e0'\n", s);
-	fprintf(s, "set yrange [0:%.9g]\nset y2range [0:%.9g]\nset y2tics\nset ytics nomirror\n",
-		busy_max * 1.15 + 1, mem_max * 1.15 + (mem_max > 0 ? 0 : 1));
+	/* memory in GB from 1 GB on, else in MB */
+	mem_div = mem_max >= 1024 ? 1024 : 1;
+	mem_unit = mem_max >= 1024 ? "GB" : "MB";
+	fprintf(s, "set yrange [0:%.9g]\nset y2range [0:%.9g]\nset y2tics\nset ytics nomirror\n"
+		"set format y2 '%%g'\n", busy_max * 1.15 + 1,
+		mem_max / mem_div * 1.15 + (mem_max > 0 ? 0 : 1));
 	fprintf(s, "set xlabel \"time since %s (%s)\"\nset ylabel \"tasks, cores\"\n"
-		"set y2label \"memory (GB)\"\n", start, unit_name);
+		"set y2label \"memory (%s)\"\n", start, unit_name, mem_unit);
 	fprintf(s, "set key at screen 0.80, screen %.4f left top vertical Left reverse "
 		"samplen 1.5 spacing 1.2\nplot ", split - 10.0 / height);
 	gp_text(s, load);
-	fputs(" using 1:2 with steps lw 2 lc rgb '#333333' title \"running tasks\", '' using 1:3 "
-	      "with steps lw 2 lc rgb '#2b8cbe' title \"cores (means)\", '' using 1:4 "
-	      "axes x1y2 with steps lw 2 lc rgb '#e6550d' title \"memory (peaks, GB)\"\n"
-	      "unset multiplot\nunset output\n", s);
+	fprintf(s, " using 1:2 with steps lw 2 lc rgb '#333333' title \"running tasks\", '' using 1:3 "
+		"with steps lw 2 lc rgb '#2b8cbe' title \"cores (means)\", '' using 1:($4/%g) "
+		"axes x1y2 with steps lw 2 lc rgb '#e6550d' title \"memory (peaks, %s)\"\n"
+		"unset multiplot\nunset output\n", mem_div, mem_unit);
 }
 
 /* Draw into @g's directory; the picture's path in *@made.  0, 1, -1. */
