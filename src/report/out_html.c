@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* out_html.c: the --html page: one self-contained file (inline CSS and
- * SVG, no script, nothing fetched) with each group's tables and plots. */
+ * SVG, no script, nothing fetched, a Content-Security-Policy that allows
+ * neither) with each group's tables and plots.  Text from the inputs goes
+ * through html_text(); an SVG is inlined only if html_svg_inert(). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +10,7 @@
 #include <string.h>
 #include "error.h"
 #include "report/fmt.h"
+#include "report/html.h"
 #include "report/output.h"
 #include "report/plots.h"
 
@@ -23,20 +26,6 @@ static const char style[] =
 	".plots{display:flex;flex-wrap:wrap;gap:8px}"
 	".plots svg{max-width:100%;height:auto;border:1px solid #eee}"
 	"p.note{color:#555;font-size:.9em}";
-
-/* @s with &, <, >, " as entities. */
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 static void figures(FILE *f, const struct rp_cat *c)
 {
@@ -82,11 +71,12 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	fputs("</table>\n", f);
 }
 
-/* Copy the SVG file @path into the page from its <svg element on. */
+/* Copy the SVG file @path into the page from its <svg element on, if it
+ * is only a drawing; else leave it out with a warning. */
 static void inline_svg(FILE *f, const char *path)
 {
-	FILE *in = fopen(path, "r");
-	char *buf = NULL, *start;
+	FILE *in = fopen(path, "re");
+	char *buf = NULL, *start = NULL, why[128];
 	size_t cap = 0;
 	ssize_t n;
 
@@ -94,8 +84,13 @@ static void inline_svg(FILE *f, const char *path)
 		return;
 	n = getdelim(&buf, &cap, '\0', in);
 	fclose(in);
-	if (n > 0 && (start = strstr(buf, "<svg")))
+	if (n > 0)
+		start = strstr(buf, "<svg");
+	if (start && html_svg_inert(start, why, sizeof(why)))
 		fputs(start, f);
+	else if (n > 0)
+		error_msg("warning: %s left out of the page: %s", path,
+			  start ? why : "no <svg> element");
 	free(buf);
 }
 
@@ -114,8 +109,10 @@ static void plots(FILE *f, const struct rp_plot_set *set)
 
 static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set)
 {
-	fputs("<section class=\"category\"><h2>", f);
-	esc(f, c->group->name);
+	fputs("<section class=\"category\" data-category=\"", f);
+	html_text(f, c->group->name);
+	fputs("\"><h2>", f);
+	html_text(f, c->group->name);
 	fprintf(f, "</h2>\n<p class=\"counts\"><span>%zu tasks</span><span>%zu succeeded</span>"
 		"<span>%zu stopped at a limit</span><span>%zu failed</span></p>\n",
 		c->tasks, c->succeeded, c->exhausted, c->failed);
@@ -152,8 +149,16 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 	}
 	for (i = 0; i < n; i++)
 		tasks += c[i].tasks;
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		"<title>tpmon report</title><style>%s</style></head><body>\n"
+	/* no script, no fetch, no form, no base: only inline style */
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">"
+	      "<title>tpmon report", f);
+	if (n == 1) {
+		fputs(": ", f);
+		html_text(f, c[0].group->name);
+	}
+	fprintf(f, "</title><style>%s</style></head><body>\n"
 		"<h1>tpmon report: %zu tasks in %zu group%s</h1>\n", style, tasks, n,
 		n == 1 ? "" : "s");
 	fputs("<p class=\"note\">First allocations: what the category code of Work "

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test-untrusted.c: the escapes of untrusted text, one per target
- * language: the shown form (safetext.c: terminal, plot labels) and the
- * gnuplot string constant (gnuplot.c), on hostile literals. */
+ * language: the shown form (safetext.c: terminal, plot labels), the
+ * gnuplot string constant (gnuplot.c), HTML text and the check of the
+ * SVG pictures put in the page (html.c), on hostile literals. */
 #include <stdlib.h>
 #include <string.h>
 #include "report/gnuplot.h"
+#include "report/html.h"
 #include "safetext.h"
 #include "tap.h"
 
@@ -37,11 +39,32 @@ static char *gp(const char *in)
 	return buf;
 }
 
+static char *html(const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	html_text(f, in);
+	fclose(f);
+	return buf;
+}
+
+static void svg(const char *in, int want, const char *what)
+{
+	char why[128] = "";
+	int got = html_svg_inert(in, why, sizeof(why));
+
+	ok(got == want, "svg check: %s (%s)", what, got ? "passes" : why);
+}
+
+#define SVG_HEAD "<svg width=\"10\" xmlns=\"http://www.w3.org/2000/svg\">"
+
 int main(void)
 {
 	char *s;
 
-	plan(23);
+	plan(39);
 	shown("plain text, é 中 ✓", "plain text, é 中 ✓", "printable UTF-8 kept");
 	shown("a\nb\rc\td\be\af\fg\vh", "a\\nb\\rc\\td\\be\\af\\fg\\vh", "C escapes");
 	shown("\033[31mred\033]0;title\007", "\\x1b[31mred\\x1b]0;title\\a", "ESC and BEL");
@@ -71,5 +94,26 @@ int main(void)
 	s = gp("");
 	is_str(s, "\"\"", "gp_text: the empty string");
 	free(s);
+
+	s = html("<script>a & b</script> \"x\" 'y' \n\xe2\x80\xae");
+	is_str(s, "&lt;script&gt;a &amp; b&lt;/script&gt; &quot;x&quot; &#39;y&#39; \\n\\u202e",
+	       "html_text: markup, quotes, controls");
+	free(s);
+	svg(SVG_HEAD "<g id=\"a\"><use xlink:href='#gpPt1'/><text>&lt;b&gt; x</text></g>"
+	    "<!-- c --></svg>\n", 1, "a drawing");
+	svg(SVG_HEAD "<script>x</script></svg>", 0, "a script element");
+	svg(SVG_HEAD "<g onload=\"x()\"></g></svg>", 0, "an event handler");
+	svg(SVG_HEAD "<g ONclick='x()'></g></svg>", 0, "an event handler in capitals");
+	svg(SVG_HEAD "<use href=\"http://e/x.svg#a\"/></svg>", 0, "a link out");
+	svg(SVG_HEAD "<use xlink:href=\"javascript:x()\"/></svg>", 0, "a javascript: href");
+	svg(SVG_HEAD "<rect fill=\"url(http://e/p)\"/></svg>", 0, "a remote url()");
+	svg(SVG_HEAD "<rect fill=\"u&#114;l(x)\"/></svg>", 0, "a reference in a value");
+	svg(SVG_HEAD "<foreignObject><div/></foreignObject></svg>", 0, "foreignObject");
+	svg(SVG_HEAD "</svg><img src=x onerror=y>", 0, "something after </svg>");
+	svg(SVG_HEAD "<g><text>x</g></text></svg>", 0, "closing tags out of order");
+	svg(SVG_HEAD "<g>", 0, "an unclosed element");
+	svg(SVG_HEAD "<![CDATA[<script>x</script>]]></svg>", 0, "CDATA");
+	svg(SVG_HEAD "<rect x=1/></svg>", 0, "an unquoted value");
+	svg("<g></g>", 0, "no <svg> first");
 	return done();
 }
