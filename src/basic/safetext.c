@@ -141,6 +141,27 @@ void safetext_put(FILE *f, const char *s)
 	free(v);
 }
 
+char *safetext_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *buf = xmalloc(3 * strlen(s) + 1);
+	size_t o = 0, in;
+
+	while (*p) {
+		if (utf8_next(p, &in) < 0) {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			in = 1;
+		} else {
+			memcpy(buf + o, p, in);
+			o += in;
+		}
+		p += in;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int safetext_is_plain(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

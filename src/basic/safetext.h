@@ -23,6 +23,11 @@ char *safetext_clip(const char *s, size_t max);
 /* Write the shown form of @s to @f. */
 void safetext_put(FILE *f, const char *s);
 
+/* A copy of @s, newly allocated, with every byte that is not part of
+ * valid UTF-8 replaced by U+FFFD; nothing else changed (for data formats:
+ * CSV). */
+char *safetext_utf8(const char *s);
+
 /* Is @s valid UTF-8 with no byte that safetext_dup() would change? */
 int safetext_is_plain(const char *s);
 

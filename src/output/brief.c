@@ -2,13 +2,17 @@
 /* brief.c: a human summary of the run, a few lines in the manner of
  * `time -v`: what the task was, how it ended, and the figures a person
  * looks for first, with where the files went.  Engines never see it:
- * they have no terminal, and cctools mode never prints it. */
+ * they have no terminal, and cctools mode never prints it.  The command
+ * and the output names are printed in their shown form (safetext.h): a
+ * command line is the task's, and must not drive the terminal. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "brief.h"
 #include "compat.h"
 #include "resources.h"
+#include "safetext.h"
 
 bool brief_wanted(const struct tp_options *o, int fd)
 {
@@ -83,16 +87,20 @@ static void files(FILE *f, const struct tp_options *o)
 
 	fputs("  files    ", f);
 	for (i = 0; i < ARRAY_SIZE(outputs); i++)
-		if (!outputs[i].flag || *(const bool *)((const char *)o + outputs[i].flag))
-			fprintf(f, "%s %s%s", i ? "," : "", o->template, outputs[i].suffix);
+		if (!outputs[i].flag || *(const bool *)((const char *)o + outputs[i].flag)) {
+			fprintf(f, "%s ", i ? "," : "");
+			safetext_put(f, o->template);
+			fputs(outputs[i].suffix, f);
+		}
 	fputc('\n', f);
 }
 
 void brief_print(FILE *f, const struct tp_options *o, const struct tp_report *r)
 {
-	char a[32], b[32];
+	char a[32], b[32], *command = safetext_clip(o->command, 203);
 
-	fprintf(f, "tpmon: %.200s%s\n", o->command, strlen(o->command) > 200 ? "..." : "");
+	fprintf(f, "tpmon: %s\n", command);
+	free(command);
 	ending(f, r);
 	fprintf(f, "  cores     %.2f mean, %.2f peak; %.0f%% of %g %s\n", r->cores_avg,
 		value(r, TP_RES_CORES), r->usage.mean, r->usage.ref,

@@ -5,7 +5,11 @@
  * (alloc_cores, alloc_memory_MB, ...; from transaction logs), then the
  * start and end (start_s, end_s: seconds since the epoch); an empty
  * cell is unknown.  Rows come
- * by group, in reading order within a group. */
+ * by group, in reading order within a group.  A text cell that a
+ * spreadsheet would take for a formula (it starts with = + - @, a tab or
+ * a carriage return) gets a ' in front, as OWASP recommends; numbers are
+ * never quoted nor prefixed, so pandas reads them as numbers.  Invalid
+ * UTF-8 becomes U+FFFD. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -14,19 +18,27 @@
 #include <string.h>
 #include "error.h"
 #include "report/output.h"
+#include "safetext.h"
 
-/* A text cell, always quoted, quotes doubled; empty when NULL. */
+/* A text cell, always quoted, quotes doubled, a formula's first
+ * character behind a '; empty when NULL. */
 static void cell(FILE *f, const char *s)
 {
+	char *text, *p;
+
 	if (!s)
 		return;
+	text = safetext_utf8(s);
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	if (text[0] && strchr("=+-@\t\r", text[0]))
+		fputc('\'', f);
+	for (p = text; *p; p++) {
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
+	free(text);
 }
 
 static void row(FILE *f, const struct rp_task *t)

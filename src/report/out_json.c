@@ -2,7 +2,8 @@
 /* out_json.c: the --json document, in the shape scripts rely on:
  * {"categories": [{"category", "tasks", "succeeded", "exhausted",
  * "failed", "resources": {RES: {"unit", "min", "median", "p95", "max",
- * "mean"}}, "allocations": {MODE: {"cores", "memory", "disk"}}}]} */
+ * "mean"}}, "allocations": {MODE: {"cores", "memory", "disk"}}}]}
+ * Text goes through jansson (jsontext_new(): invalid UTF-8 replaced). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "error.h"
+#include "jsontext.h"
 #include "report/output.h"
 
 static json_t *number(double v)
@@ -61,7 +63,8 @@ static json_t *category(const struct rp_cat *c)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "category", json_string(c->group->name));
+	/* a transaction log's words need not be UTF-8 */
+	json_object_set_new(o, "category", jsontext_new(c->group->name));
 	json_object_set_new(o, "tasks", json_integer((json_int_t)c->tasks));
 	json_object_set_new(o, "succeeded", json_integer((json_int_t)c->succeeded));
 	json_object_set_new(o, "exhausted", json_integer((json_int_t)c->exhausted));

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* out_text.c: the terminal report, 80 columns wide. */
+/* out_text.c: the terminal report, 80 columns wide.  A group's name is
+ * printed in its shown form (safetext.h): no escape sequence, carriage
+ * return, backspace or bidi override from an input reaches the terminal. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "outfile.h"
 #include "report/fmt.h"
 #include "report/output.h"
+#include "safetext.h"
 
 /* Longest category name printed whole in a title line. */
 #define NAME_MAX_SHOWN 40
@@ -28,13 +32,10 @@ const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v)
 
 static void title(FILE *f, const struct rp_cat *c)
 {
-	const char *name = c->group->name;
-	int len = (int)strlen(name);
+	char *name = safetext_clip(c->group->name, NAME_MAX_SHOWN);
 
-	if (len > NAME_MAX_SHOWN)
-		fprintf(f, "%.*s...", NAME_MAX_SHOWN - 3, name);
-	else
-		fprintf(f, "%s", name);
+	fputs(name, f);
+	free(name);
 	fprintf(f, ": %zu task%s, %zu succeeded, %zu stopped at a limit, %zu failed\n",
 		c->tasks, c->tasks == 1 ? "" : "s", c->succeeded, c->exhausted,
 		c->failed);

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* reader.c: walk the report's inputs and read each file by what its
  * first line says it is: a summary, a Nextflow trace, a Snakemake
- * benchmark file, sacct output, or a transaction log. */
+ * benchmark file, sacct output, or a transaction log.  Inputs may be
+ * hostile: a file is read only when it is a regular file (a FIFO would
+ * block, a device never end), a summary of at most RP_SUMMARY_MAX bytes,
+ * directories at most RP_DIR_DEPTH_MAX deep, links never followed; a bad
+ * file is one warning line (path and reason in their shown form). */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +23,7 @@
 #include "report/rsummary.h"
 #include "report/table.h"
 #include "report/txnlog.h"
+#include "safetext.h"
 #include "xmalloc.h"
 
 #define SUMMARY_EXT ".summary"
@@ -54,29 +59,84 @@ static bool is_summary(const json_t *root)
 	return false;
 }
 
-/* The whole of @path in a new buffer (NUL-terminated, length in *@len),
- * in one read() for a summary-sized file; NULL with errno set. */
-static char *slurp(const char *path, size_t *len)
+/* One warning line for a skipped input, @path and @why in their shown
+ * form (a file name can hold a terminal's escape sequences); counted. */
+static void skip(struct rp_store *st, const char *path, const char *why)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 16384, n = 0;
+	char *p = safetext_clip(path, 480), *w = safetext_clip(why, 240);
+
+	error_msg("warning: skipping %s: %s", p, w);
+	free(p);
+	free(w);
+	st->skipped++;
+}
+
+/* What a file that is not regular is, for a warning. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symbolic link" :
+	       S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+/* Open @path for reading if it is a regular file (without blocking on a
+ * FIFO, without becoming a terminal's controlling process); its size in
+ * *@size.  The descriptor, or -1 with a reason in @why. */
+static int open_regular(const char *path, off_t *size, char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat sb;
+
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(why, whylen, "%s, not a file", kind_of(sb.st_mode));
+		close(fd);
+		return -1;
+	}
+	*size = sb.st_size;
+	return fd;
+}
+
+/* The whole of @path in a new buffer (NUL-terminated, length in *@len)
+ * when it is a regular file of at most RP_SUMMARY_MAX bytes; NULL with a
+ * reason in @why. */
+static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
+{
+	off_t size;
+	int fd = open_regular(path, &size, why, whylen);
+	size_t cap, n = 0;
 	char *buf;
 	ssize_t r;
 
 	if (fd < 0)
 		return NULL;
+	if (size > RP_SUMMARY_MAX) {
+		snprintf(why, whylen, "%lld bytes, more than a summary can be (%d MB)",
+			 (long long)size, RP_SUMMARY_MAX >> 20);
+		close(fd);
+		return NULL;
+	}
+	/* room for what fstat() said, and one byte to see it grew */
+	cap = (size_t)size + 2;
 	buf = xmalloc(cap);
 	while ((r = read(fd, buf + n, cap - n - 1)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || n + (size_t)r > RP_SUMMARY_MAX) {
+			snprintf(why, whylen, "%s", r < 0 ? strerror(errno) :
+				 "it grew past the size a summary can be");
 			free(buf);
 			close(fd);
 			return NULL;
 		}
 		n += (size_t)r;
 		if (n + 1 == cap) {
-			cap *= 2;
+			cap = cap * 2 > RP_SUMMARY_MAX + 2 ? RP_SUMMARY_MAX + 2 : cap * 2;
 			buf = xreallocarray(buf, cap, 1);
 		}
 	}
@@ -170,6 +230,8 @@ static int parse_summary(struct rp_store *st, const char *path, const char *text
 	} else if (!json_is_object(root) || !is_summary(root)) {
 		snprintf(why, whylen, "not a resource summary");
 		r = -1;
+	} else if (rp_summary_check(root, why, whylen) < 0) {
+		r = -1;
 	} else {
 		rp_summary_fill(rp_store_add(st, path), root);
 	}
@@ -183,22 +245,17 @@ static int parse_summary(struct rp_store *st, const char *path, const char *text
 static int read_json(struct rp_store *st, const char *path, bool quiet)
 {
 	size_t len = 0;
-	char *text = slurp(path, &len), why[256];
-	int r;
+	char why[256], *text;
+	int r = -1;
 
-	if (!text) {
-		if (!quiet) {
-			error_msg("warning: skipping %s: %s", path, strerror(errno));
-			st->skipped++;
-		}
+	if (st->n >= RP_TASKS_MAX)
 		return -1;
-	}
-	r = parse_summary(st, path, text, len, why, sizeof(why));
+	text = slurp(path, &len, why, sizeof(why));
+	if (text)
+		r = parse_summary(st, path, text, len, why, sizeof(why));
 	free(text);
-	if (r < 0 && !quiet) {
-		error_msg("warning: skipping %s: %s", path, why);
-		st->skipped++;
-	}
+	if (r < 0 && !quiet)
+		skip(st, path, why);
 	return r;
 }
 
@@ -214,9 +271,13 @@ static int read_summary(struct rp_store *st, const char *path, int full)
 			full = access(other, R_OK) == 0;
 		if (full) {
 			r = read_json(st, other, true);
-			if (r < 0)
-				error_msg("warning: %s is unreadable, reading %s instead",
-					  other, path);
+			if (r < 0) {
+				char *o = safetext_clip(other, 480), *p = safetext_clip(path, 480);
+
+				error_msg("warning: %s is unreadable, reading %s instead", o, p);
+				free(o);
+				free(p);
+			}
 		}
 		free(other);
 		if (r == 0)
@@ -294,34 +355,57 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static void walk_dir(struct rp_store *st, const char *dir, size_t *found)
+/* The type of entry @e of @dir (d_type, or lstat() where the file system
+ * does not say): a DT_* value. */
+static unsigned char entry_type(const struct dirent *e, const char *path)
+{
+	struct stat sb;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type;
+	if (lstat(path, &sb) < 0)
+		return DT_UNKNOWN;
+	return S_ISDIR(sb.st_mode) ? DT_DIR : S_ISREG(sb.st_mode) ? DT_REG :
+	       S_ISLNK(sb.st_mode) ? DT_LNK : S_ISFIFO(sb.st_mode) ? DT_FIFO : DT_CHR;
+}
+
+static void walk_dir(struct rp_store *st, const char *dir, size_t *found, int depth)
 {
 	struct dirent **names;
 	int n, i;
 
+	if (depth > RP_DIR_DEPTH_MAX) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "more than %d directories deep", RP_DIR_DEPTH_MAX);
+		skip(st, dir, why);
+		return;
+	}
 	/* sorted by strcmp() (so that listed() can search them): the C locale */
 	n = scandir(dir, &names, NULL, by_name);
 	if (n < 0) {
-		error_msg("warning: skipping directory %s: %s", dir, strerror(errno));
-		st->skipped++;
+		skip(st, dir, strerror(errno));
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && st->n < RP_TASKS_MAX; i++) {
 		const char *name = names[i]->d_name;
-		struct stat sb;
+		unsigned char type;
 		char *path;
 
 		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 			continue;
 		path = xasprintf("%s/%s", dir, name);
-		if (names[i]->d_type == DT_DIR ||
-		    (names[i]->d_type == DT_UNKNOWN && lstat(path, &sb) == 0 &&
-		     S_ISDIR(sb.st_mode)))
-			walk_dir(st, path, found);
-		else if (names[i]->d_type == DT_REG ||
-			 (names[i]->d_type == DT_UNKNOWN && lstat(path, &sb) == 0 &&
-			  S_ISREG(sb.st_mode)))
+		type = entry_type(names[i], path);
+		if (type == DT_DIR) {
+			walk_dir(st, path, found, depth + 1);
+		} else if (type == DT_REG) {
 			walk_file(st, path, name, names, n, found);
+		} else if (ends_with(name, SUMMARY_EXT) || ends_with(name, FULL_EXT)) {
+			/* links are not followed; a FIFO would block */
+			(*found)++;
+			skip(st, path, type == DT_LNK ? "a symbolic link (not followed)" :
+			     type == DT_FIFO ? "a FIFO, not a file" : "not a regular file");
+		}
 		free(path);
 	}
 	for (i = 0; i < n; i++)
@@ -329,15 +413,17 @@ static void walk_dir(struct rp_store *st, const char *dir, size_t *found)
 	free(names);
 }
 
-/* First non-blank byte of @f (then rewound), or EOF. */
-static int first_byte(FILE *f)
+/* The first non-blank byte of the open file @fd among its first 4 kB (then
+ * back at its start), or EOF. */
+static int first_byte(int fd)
 {
-	int c;
+	char buf[4096];
+	ssize_t n = pread(fd, buf, sizeof(buf), 0), i;
 
-	while ((c = getc(f)) != EOF && isspace(c))
-		;
-	rewind(f);
-	return c;
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return (unsigned char)buf[i];
+	return EOF;
 }
 
 /* One line about what a file of another tool gave: nothing (a warning,
@@ -346,13 +432,17 @@ static void tell_foreign(struct rp_store *st, const char *path, enum rp_format f
 			 const struct rp_foreign_counts *c)
 {
 	if (c->tasks == 0 && c->unended == 0) {
-		error_msg("warning: skipping %s: a %s with no task in it (%ld lines not "
-			  "understood, %ld too long)", path, rp_foreign_name(fmt), c->bad,
-			  c->too_long);
-		st->skipped++;
+		char why[160];
+
+		snprintf(why, sizeof(why), "a %s with no task in it (%ld lines not "
+			 "understood, %ld too long)", rp_foreign_name(fmt), c->bad, c->too_long);
+		skip(st, path, why);
 	} else if (c->bad || c->too_long) {
+		char *p = safetext_clip(path, 480);
+
 		error_msg("warning: %s: %ld lines not understood, %ld too long, skipped",
-			  path, c->bad, c->too_long);
+			  p, c->bad, c->too_long);
+		free(p);
 	}
 }
 
@@ -363,15 +453,19 @@ static int read_foreign(struct rp_store *st, const char *path, bool quiet)
 {
 	struct rp_foreign_counts c;
 	enum rp_format fmt;
-	char *line = NULL;
+	char *line = NULL, why[256];
 	size_t cap = 0;
-	FILE *f = fopen(path, "re");
+	off_t size;
+	int fd = open_regular(path, &size, why, sizeof(why));
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
 	if (!f) {
-		if (!quiet) {
-			error_msg("warning: skipping %s: %s", path, strerror(errno));
-			st->skipped++;
+		if (fd >= 0) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			close(fd);
 		}
+		if (!quiet)
+			skip(st, path, why);
 		return -1;
 	}
 	fmt = rp_table_getline(f, &line, &cap) > 0 ? rp_foreign_detect(line) : RP_F_NONE;
@@ -386,29 +480,34 @@ static int read_foreign(struct rp_store *st, const char *path, bool quiet)
 
 static int read_file(struct rp_store *st, const char *path)
 {
+	char why[256];
+	off_t size;
 	FILE *f;
-	int c;
+	int fd, c;
 
 	if (ends_with(path, SUMMARY_EXT) || ends_with(path, FULL_EXT))
 		return rp_read_summary_file(st, path);
 	if (read_foreign(st, path, true) == 0)
 		return 0;
-	f = fopen(path, "r");
-	if (!f) {
-		error_msg("warning: skipping %s: %s", path, strerror(errno));
-		st->skipped++;
+	fd = open_regular(path, &size, why, sizeof(why));
+	if (fd < 0) {
+		skip(st, path, why);
 		return -1;
 	}
-	c = first_byte(f);
+	c = first_byte(fd);
 	if (c == '{') {
-		fclose(f);
+		close(fd);
 		return rp_read_summary_file(st, path);
 	}
-	if (rp_txnlog_read(st, f, path) < 0) {
-		error_msg("warning: skipping %s: not a summary, a transaction log, a Nextflow "
-			  "trace, a Snakemake benchmark file nor sacct output", path);
-		st->skipped++;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		skip(st, path, strerror(errno));
+		return -1;
 	}
+	if (rp_txnlog_read(st, f, path) < 0)
+		skip(st, path, "not a summary, a transaction log, a Nextflow trace, a "
+		     "Snakemake benchmark file nor sacct output");
 	fclose(f);
 	return 0;
 }
@@ -419,19 +518,30 @@ int rp_read_input(struct rp_store *st, const char *path)
 	size_t found = 0;
 
 	if (stat(path, &sb) < 0) {
-		error_msg("cannot read %s: %s", path, strerror(errno));
+		char *p = safetext_clip(path, 480);
+
+		error_msg("cannot read %s: %s", p, strerror(errno));
+		free(p);
 		return -1;
 	}
-	if (!S_ISDIR(sb.st_mode)) {
+	if (!S_ISDIR(sb.st_mode))
 		read_file(st, path);
-		arena_release();
-		return 0;
-	}
-	walk_dir(st, path, &found);
+	else
+		walk_dir(st, path, &found, 0);
 	arena_release();
-	if (found == 0) {
-		error_msg("%s: no summaries in this directory (no *.summary nor *.tpmon.json "
-			  "files, no other tool's records)", path);
+	if (st->n >= RP_TASKS_MAX) {
+		char *p = safetext_clip(path, 480);
+
+		error_msg("warning: %s: the report holds at most %d tasks; the rest was not read",
+			  p, RP_TASKS_MAX);
+		free(p);
+	}
+	if (S_ISDIR(sb.st_mode) && found == 0) {
+		char *p = safetext_clip(path, 480);
+
+		error_msg("%s: no summaries in this directory (no *.summary nor *.tpmon.json files)",
+			  p);
+		free(p);
 		return -1;
 	}
 	return 0;

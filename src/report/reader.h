@@ -6,11 +6,20 @@
 
 #include "report/store.h"
 
+/* What one input may cost: a summary file's size in bytes, how deep
+ * directories are searched, how many tasks a report holds in all (a
+ * transaction log's lines are bounded in txnlog.h). */
+#define RP_SUMMARY_MAX (8 << 20)
+#define RP_DIR_DEPTH_MAX 64
+#define RP_TASKS_MAX 10000000
+
 /* Read @path into @st: a directory is searched recursively (in name
  * order, symbolic links not followed) for *.summary and *.tpmon.json; a
  * file is a summary when it starts with '{', else a transaction log.
  * X.tpmon.json is read instead of X.summary when both exist.  A bad file
- * is skipped with a one-line warning (counted in st->skipped).
+ * (not a regular file, too large, not JSON, nested too deep, a measure
+ * that is not finite, negative or in an unknown unit, a directory too
+ * deep) is skipped with a one-line warning (counted in st->skipped).
  * Returns 0, or -1 after an error message (missing input, directory
  * without summaries). */
 int rp_read_input(struct rp_store *st, const char *path);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* rsummary.c: summary fields -> struct rp_task. */
+/* rsummary.c: summary fields -> struct rp_task, and the check that a
+ * summary's measures are readable at all. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,26 +10,66 @@
 #include "units.h"
 #include "xmalloc.h"
 
-/* A resource's value from [value, unit] or a bare number; NAN if unknown. */
-static double resource_value(const json_t *j, const struct rp_res_info *ri)
+/* A resource's value from [value, unit] or a bare number, in @ri's unit,
+ * into *@out (NAN: the field says nothing, null or not a number).
+ * Returns 0, or -1 with a reason in @why when the field holds a number
+ * that cannot be a measure: non-finite, negative (-0 too), beyond
+ * UNITS_MAX, or with a unit that does not fit the resource. */
+static int resource_value(const json_t *j, const struct rp_res_info *ri, double *out,
+			  char *why, size_t whylen)
 {
 	const json_t *num = j;
 	const char *unit = NULL;
-	double v, out;
-	char why[64];
+	char reason[96];
 
+	*out = NAN;
 	if (json_is_array(j)) {
 		num = json_array_get(j, 0);
 		unit = json_string_value(json_array_get(j, 1));
 	}
 	if (!json_is_number(num))
-		return NAN;
-	v = json_number_value(num);
-	if (!unit || strcasecmp(unit, ri->unit) == 0)
-		return isfinite(v) ? v : NAN;
-	if (units_convert(ri->kind, v, unit, &out, why, sizeof(why)) < 0)
-		return NAN;
-	return out;
+		return 0;
+	/* the report's own unit, in any case ("mb"), converts by 1 */
+	if (unit && strcasecmp(unit, ri->unit) == 0)
+		unit = NULL;
+	if (units_convert(ri->kind, json_number_value(num), unit, out, reason,
+			  sizeof(reason)) < 0) {
+		*out = NAN;
+		snprintf(why, whylen, "%s: %s", ri->name, reason);
+		return -1;
+	}
+	return 0;
+}
+
+int rp_summary_check(const json_t *root, char *why, size_t whylen)
+{
+	int r;
+
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		const json_t *j = json_object_get(root, rp_res_info(r)->name);
+		double v;
+
+		if (j && resource_value(j, rp_res_info(r), &v, why, whylen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A copy of @s cut to RP_STRING_MAX bytes at a character boundary. */
+static char *bounded_dup(const char *s)
+{
+	size_t n = strlen(s);
+	char *d;
+
+	if (n <= RP_STRING_MAX)
+		return xstrdup(s);
+	n = RP_STRING_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
 }
 
 /* A time since the epoch, [value, "s"] or [value, "us"] (older cctools)
@@ -55,20 +97,23 @@ static void set_string(char **dst, const json_t *j)
 	if (!s)
 		return;
 	free(*dst);
-	*dst = xstrdup(s);
+	*dst = bounded_dup(s);
 }
 
 int rp_summary_fill(struct rp_task *t, const json_t *root)
 {
 	const json_t *status;
+	char why[128];
 	int r;
 
 	if (!json_is_object(root))
 		return -1;
 	for (r = 0; r < RP_RES__COUNT; r++) {
 		const json_t *j = json_object_get(root, rp_res_info(r)->name);
-		double v = j ? resource_value(j, rp_res_info(r)) : NAN;
+		double v = NAN;
 
+		if (j)
+			resource_value(j, rp_res_info(r), &v, why, sizeof(why));
 		if (!isnan(v))
 			t->v[r] = v;
 	}

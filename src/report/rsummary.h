@@ -7,11 +7,22 @@
 #include <jansson.h>
 #include "report/rtask.h"
 
+/* The longest string kept from a field (command, category, host,
+ * exit_type), in bytes; a longer one is cut at a character boundary. */
+#define RP_STRING_MAX 8192
+
 /* Fill @t from the fields of @root that it knows: resources as [value,
  * unit] pairs (converted to the report's unit) or bare numbers, category,
  * command, host, exit_type, exit_status.  A field that is null, missing
  * or unreadable stays unknown.  Strings already in @t are replaced.
  * Returns 0, or -1 when @root is not an object. */
 int rp_summary_fill(struct rp_task *t, const json_t *root);
+
+/* Are the measures of @root readable?  -1 with the first offence in @why
+ * ("memory: unknown unit ...") when a resource field holds a number that
+ * is not finite, negative (-0 too) or too large, or a unit that does not
+ * fit the resource; the readers then skip the record with a warning.
+ * 0 otherwise (null, missing and non-numeric fields are unknown values). */
+int rp_summary_check(const json_t *root, char *why, size_t whylen);
 
 #endif

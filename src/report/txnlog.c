@@ -6,7 +6,10 @@
  *   TIME PID TASK ID RETRIEVED RESULT EXIT_CODE {LIMITS} {MEASURED}
  *   TIME PID TASK ID DONE RESULT EXIT_CODE [{LIMITS} {MEASURED}]
  * Work Queue writes the measurement on both RETRIEVED and DONE, TaskVine
- * on RETRIEVED only; a DONE that follows a RETRIEVED is not a new task. */
+ * on RETRIEVED only; a DONE that follows a RETRIEVED is not a new task.
+ * A log may be hostile: lines longer than RP_LINE_MAX and records whose
+ * measures cannot be read are skipped and counted, with one warning for
+ * the file; the per-task table holds at most RP_TASKS_MAX ids. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -14,8 +17,11 @@
 #include <string.h>
 #include <strings.h>
 #include <jansson.h>
+#include "error.h"
+#include "report/reader.h"
 #include "report/rsummary.h"
 #include "report/txnlog.h"
+#include "safetext.h"
 #include "xmalloc.h"
 
 struct tinfo {
@@ -32,6 +38,11 @@ struct tinfo {
 struct log {
 	struct tinfo *slot;
 	size_t cap, n;		/* cap: a power of two */
+	long long_lines;	/* lines over RP_LINE_MAX, skipped */
+	long bad;		/* records with unreadable measures, skipped */
+	long line;		/* the number of the line being read */
+	long first_bad;		/* the line of the first skipped record */
+	char why[128];		/* and why it was skipped */
 };
 
 static size_t hash_id(long id, size_t cap)
@@ -63,13 +74,16 @@ static void grow(struct log *lg)
 	lg->cap = cap;
 }
 
+/* The state of task @id, or NULL when the table is full of other ids. */
 static struct tinfo *info_of(struct log *lg, long id)
 {
 	struct tinfo *t;
 
-	if (2 * (lg->n + 1) > lg->cap)
+	if (2 * (lg->n + 1) > lg->cap && lg->n < RP_TASKS_MAX)
 		grow(lg);
 	t = find_slot(lg->slot, lg->cap, id);
+	if (!t->used && 2 * (lg->n + 1) > lg->cap)
+		return NULL;
 	if (!t->used) {
 		int g;
 
@@ -133,14 +147,29 @@ static char *exit_type_of(const char *result)
 	return s;
 }
 
+/* Count a record skipped at the current line, and say why (the first). */
+static void bad_record(struct log *lg, const char *why)
+{
+	if (lg->bad++ == 0) {
+		lg->first_bad = lg->line;
+		snprintf(lg->why, sizeof(lg->why), "%s", why);
+	}
+}
+
 /* The resources allocated to a task, from the JSON at @rest. */
-static void read_given(struct tinfo *ti, const char *rest)
+static void read_given(struct log *lg, struct tinfo *ti, const char *rest)
 {
 	json_t *box = json_loads(rest, JSON_DISABLE_EOF_CHECK, NULL);
 	struct rp_task tmp;
+	char why[128];
 	int g;
 
 	if (!json_is_object(box)) {
+		json_decref(box);
+		return;
+	}
+	if (rp_summary_check(box, why, sizeof(why)) < 0) {
+		bad_record(lg, why);
 		json_decref(box);
 		return;
 	}
@@ -154,21 +183,23 @@ static void read_given(struct tinfo *ti, const char *rest)
 
 /* RESULT EXIT_CODE {LIMITS} {MEASURED} at @rest: one task.  Returns 1 when
  * a task was added, 0 when the line has no measurement. */
-static int add_task(struct rp_store *st, const char *path, struct tinfo *ti,
-		    char *rest)
+static int add_task(struct rp_store *st, const char *path, struct log *lg,
+		    struct tinfo *ti, char *rest)
 {
-	char *result = word(&rest), *code = word(&rest);
+	char *result = word(&rest), *code = word(&rest), why[128];
 	json_t *limits, *measured;
 	json_error_t err;
 	struct rp_task *t;
 
-	if (!result || !code)
+	if (!result || !code || st->n >= RP_TASKS_MAX)
 		return 0;
 	limits = json_loads(rest, JSON_DISABLE_EOF_CHECK, &err);
 	if (!limits)
 		return 0;
 	measured = json_loads(rest + err.position, JSON_DISABLE_EOF_CHECK, &err);
-	if (!json_is_object(measured)) {
+	if (!json_is_object(measured) || rp_summary_check(measured, why, sizeof(why)) < 0) {
+		if (json_is_object(measured))
+			bad_record(lg, why);
 		json_decref(limits);
 		json_decref(measured);
 		return 0;
@@ -210,28 +241,79 @@ static long task_line(struct rp_store *st, const char *path, struct log *lg,
 		if (ti && first)
 			replace(&ti->host, first);
 		if (ti && first && word(&rest))
-			read_given(ti, rest);
+			read_given(lg, ti, rest);
 	} else if (strcmp(state, "RETRIEVED") == 0) {
-		added = add_task(st, path, ti, rest);
+		added = add_task(st, path, lg, ti, rest);
 		if (ti)
 			ti->retrieved = added > 0;
 	} else if (strcmp(state, "DONE") == 0) {
 		if (ti && ti->retrieved)
 			ti->retrieved = false;
 		else
-			added = add_task(st, path, ti, rest);
+			added = add_task(st, path, lg, ti, rest);
 	}
 	return added;
 }
 
+/* The next line of @f into @buf (@cap bytes), without its newline; lines
+ * longer than RP_LINE_MAX are skipped and counted.  0 at the end. */
+static int next_line(FILE *f, char *buf, size_t cap, struct log *lg)
+{
+	for (;;) {
+		size_t n;
+
+		if (!fgets(buf, (int)cap, f))
+			return 0;
+		lg->line++;
+		n = strlen(buf);
+		if (n > 0 && buf[n - 1] == '\n') {
+			buf[n - 1] = '\0';
+			return 1;
+		}
+		if (n + 1 < cap)
+			return 1;	/* the last line, without a newline */
+		/* too long: drop the rest of it */
+		while (fgets(buf, (int)cap, f) && (!buf[0] || buf[strlen(buf) - 1] != '\n'))
+			;
+		lg->long_lines++;
+	}
+}
+
+/* One warning for what was skipped in @path. */
+static void warn_skipped(const struct log *lg, const char *path)
+{
+	char *p, *w, lines[64] = "";
+
+	if (!lg->long_lines && !lg->bad)
+		return;
+	p = safetext_clip(path, 400);
+	w = safetext_clip(lg->why, 200);
+	if (lg->long_lines)
+		snprintf(lines, sizeof(lines), "%ld line%s longer than %d MB", lg->long_lines,
+			 lg->long_lines == 1 ? "" : "s", RP_LINE_MAX >> 20);
+	if (lg->bad) {
+		char records[64];
+
+		snprintf(records, sizeof(records), "%s%ld task record%s", lines[0] ? " and " : "",
+			 lg->bad, lg->bad == 1 ? "" : "s");
+		error_msg("warning: %s: skipped %s%s (the first at line %ld: %s)", p, lines,
+			  records, lg->first_bad, w);
+	} else {
+		error_msg("warning: %s: skipped %s", p, lines);
+	}
+	free(p);
+	free(w);
+}
+
 long rp_txnlog_read(struct rp_store *st, FILE *f, const char *path)
 {
-	struct log lg = { NULL, 0, 0 };
-	char *line = NULL, *rest, *time_s, *pid_s, *kind;
-	size_t cap = 0;
+	struct log lg;
+	size_t cap = (size_t)RP_LINE_MAX + 2;
+	char *line = xmalloc(cap), *rest, *time_s, *pid_s, *kind;
 	long tasks = 0, lines = 0;
 
-	while (getline(&line, &cap, f) > 0) {
+	memset(&lg, 0, sizeof(lg));
+	while (next_line(f, line, cap, &lg)) {
 		rest = line;
 		if (line[0] == '#')
 			continue;
@@ -247,5 +329,7 @@ long rp_txnlog_read(struct rp_store *st, FILE *f, const char *path)
 	}
 	free(line);
 	log_free(&lg);
+	if (lines > 0)
+		warn_skipped(&lg, path);
 	return lines > 0 ? tasks : -1;
 }
