@@ -27,7 +27,8 @@ if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
 	src/report/txnlog.c src/report/rsummary.c src/report/store.c \
-	src/report/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/error.c
+	src/report/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/error.c \
+	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
@@ -42,6 +43,17 @@ tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
 tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS) -lm
+
+# ... and of the writers of untrusted text (shown form, gnuplot strings,
+# HTML text, the SVG check, CSV's UTF-8, JSON), each output judged by a
+# checker of the harness's own; seeds in tests/fuzz/corpus/writers/.
+noinst_PROGRAMS += tests/fuzz/fuzz-writers
+tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
+	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot.c src/report/html.c \
+	src/basic/xmalloc.c src/basic/error.c
+tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_writers_LDADD = $(JANSSON_LIBS) -lm
 endif
 
 # the escapes of untrusted text (safetext.c, gnuplot.c, HTML, CSV)

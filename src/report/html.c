@@ -165,15 +165,6 @@ int html_svg_inert(const char *svg, char *why, size_t whylen)
 		const char *name;
 		int closing;
 
-		if (!strncmp(p, "<!--", 4)) {
-			p = strstr(p + 4, "-->");
-			if (!p) {
-				snprintf(why, whylen, "an unterminated comment");
-				return 0;
-			}
-			p += 3;
-			continue;
-		}
 		if (depth == 0 && seen) {
 			snprintf(why, whylen, "something after </svg>");
 			return 0;

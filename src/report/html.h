@@ -19,8 +19,9 @@ void html_text(FILE *f, const char *s);
  * circle, ellipse, line, polyline, polygon, rect, text, tspan, use,
  * filter, feFlood, feComposite, clipPath), no attribute is an event
  * handler (on...), every href is a reference inside the document (#...),
- * no value holds "javascript:" or a url() that is not url(#...), no
- * CDATA, DOCTYPE or processing instruction, nothing after </svg>.
+ * no value holds "javascript:", a character reference or a url() that
+ * is not url(#...), no comment (HTML ends "<!-->" early), CDATA, DOCTYPE
+ * or processing instruction, tags closed in order, nothing after </svg>.
  * Returns 1, or 0 with the first offence in @why. */
 int html_svg_inert(const char *svg, char *why, size_t whylen);
 

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz-report.c: libFuzzer harness for `tpmon report`'s readers of outside
  * input: the input as a Work Queue / TaskVine transaction log
- * (rp_txnlog_read() through fmemopen) and as a summary (json_loadb() then
- * rp_summary_fill()).  Aborts when a task read breaks the reader's
- * contract: a value neither unknown (NAN) nor a finite non-negative
- * number, a task without a source. */
+ * (rp_txnlog_read() through fmemopen: its bounded lines, its check of
+ * each record's measures) and as a summary (json_loadb(), then
+ * rp_summary_check() and rp_summary_fill() as the reader does).  Aborts
+ * when a task read breaks the reader's contract: a value neither unknown
+ * (NAN) nor a finite non-negative number, a string longer than
+ * RP_STRING_MAX, a task without a source. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 #include "report/rsummary.h"
@@ -27,6 +30,10 @@ static void check_store(const struct rp_store *st)
 
 		if (!t->source)
 			abort();
+		if ((t->category && strlen(t->category) > RP_STRING_MAX) ||
+		    (t->command && strlen(t->command) > RP_STRING_MAX) ||
+		    (t->host && strlen(t->host) > RP_STRING_MAX))
+			abort();
 		for (r = 0; r < RP_RES__COUNT; r++)
 			if (!isnan(t->v[r]) && (!isfinite(t->v[r]) || t->v[r] < 0))
 				abort();
@@ -37,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rp_store st;
 	json_t *root;
+	char why[128];
 	FILE *f;
 
 	rp_store_init(&st);
@@ -46,10 +54,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 	}
 	root = json_loadb((const char *)data, size, 0, NULL);
-	if (root) {
+	if (root && rp_summary_check(root, why, sizeof(why)) == 0)
 		rp_summary_fill(rp_store_add(&st, "fuzz"), root);
-		json_decref(root);
-	}
+	json_decref(root);
 	check_store(&st);
 	rp_store_free(&st);
 	return 0;

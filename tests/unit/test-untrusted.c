@@ -64,7 +64,7 @@ int main(void)
 {
 	char *s;
 
-	plan(39);
+	plan(40);
 	shown("plain text, é 中 ✓", "plain text, é 中 ✓", "printable UTF-8 kept");
 	shown("a\nb\rc\td\be\af\fg\vh", "a\\nb\\rc\\td\\be\\af\\fg\\vh", "C escapes");
 	shown("\033[31mred\033]0;title\007", "\\x1b[31mred\\x1b]0;title\\a", "ESC and BEL");
@@ -100,7 +100,8 @@ int main(void)
 	       "html_text: markup, quotes, controls");
 	free(s);
 	svg(SVG_HEAD "<g id=\"a\"><use xlink:href='#gpPt1'/><text>&lt;b&gt; x</text></g>"
-	    "<!-- c --></svg>\n", 1, "a drawing");
+	    "</svg>\n", 1, "a drawing");
+	svg(SVG_HEAD "<!--><script>x()</script>--></svg>", 0, "a comment HTML ends at <!-->");
 	svg(SVG_HEAD "<script>x</script></svg>", 0, "a script element");
 	svg(SVG_HEAD "<g onload=\"x()\"></g></svg>", 0, "an event handler");
 	svg(SVG_HEAD "<g ONclick='x()'></g></svg>", 0, "an event handler in capitals");

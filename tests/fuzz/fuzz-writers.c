@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* fuzz-writers.c: libFuzzer harness for the writers of untrusted text
+ * (issue 18): random bytes through the shown form (safetext.c), a gnuplot
+ * script line (gp_text), HTML text (html_text), CSV's UTF-8 repair
+ * (safetext_utf8), JSON (jsontext_new), and the SVG check of the page
+ * (html_svg_inert).  Each output is judged by a strict checker written
+ * here, not by the writer's own code: the gnuplot line must be exactly
+ * `set title "` + octal escapes + `"` with nothing else from the input,
+ * and decode to the shown form; HTML text must hold no markup character
+ * and decode to the shown form; the shown form must be valid UTF-8 with
+ * no control, DEL, C1 or bidi control and be its own shown form; an SVG
+ * the check passes must hold no script, handler or javascript: URL.
+ * Aborts on any breach. */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <jansson.h>
+#include "jsontext.h"
+#include "report/gnuplot.h"
+#include "report/html.h"
+#include "safetext.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Is @s valid UTF-8 (strict) without C0/C1 controls, DEL or bidi
+ * controls?  A decoder of its own, not safetext's. */
+static int shown_ok(const unsigned char *s)
+{
+	while (*s) {
+		unsigned cp;
+		size_t n, i;
+
+		if (*s < 0x80)
+			n = 1, cp = *s;
+		else if (*s >= 0xc2 && *s <= 0xdf)
+			n = 2, cp = *s & 0x1f;
+		else if (*s >= 0xe0 && *s <= 0xef)
+			n = 3, cp = *s & 0x0f;
+		else if (*s >= 0xf0 && *s <= 0xf4)
+			n = 4, cp = *s & 0x07;
+		else
+			return 0;
+		for (i = 1; i < n; i++) {
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i] & 0x3f);
+		}
+		if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x61c ||
+		    cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069))
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
+static char *written(void (*put)(FILE *, const char *), const char *prefix, const char *s,
+		     const char *suffix)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	fputs(prefix, f);
+	put(f, s);
+	fputs(suffix, f);
+	fclose(f);
+	return buf;
+}
+
+/* The gnuplot line: `set title "` (\ooo)* `"` newline, and nothing else;
+ * what it decodes to must be @shown. */
+static void check_gnuplot(const char *line, const char *shown)
+{
+	const char *p = line + strlen("set title \"");
+	size_t o = 0, len = strlen(shown);
+
+	if (strncmp(line, "set title \"", strlen("set title \"")))
+		abort();
+	while (*p == '\\') {
+		int v;
+
+		if (p[1] < '0' || p[1] > '3' || p[2] < '0' || p[2] > '7' || p[3] < '0' || p[3] > '7')
+			abort();
+		v = (p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0');
+		if (v == 0 || o >= len || (unsigned char)shown[o] != v)
+			abort();
+		o++;
+		p += 4;
+	}
+	if (o != len || strcmp(p, "\"\n"))
+		abort();
+}
+
+/* HTML text: no < > " ' and no & but as one of the five references;
+ * decoded, @shown. */
+static void check_html(const char *text, const char *shown)
+{
+	static const char *const refs[][2] = {
+		{ "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" }, { "&#39;", "'" },
+	};
+	const char *p = text;
+	size_t o = 0, len = strlen(shown), i;
+
+	while (*p) {
+		char c = *p;
+		size_t n = 1;
+
+		if (c == '<' || c == '>' || c == '"' || c == '\'')
+			abort();
+		if (c == '&') {
+			for (i = 0; i < 5 && strncmp(p, refs[i][0], strlen(refs[i][0])); i++)
+				;
+			if (i == 5)
+				abort();
+			c = refs[i][1][0];
+			n = strlen(refs[i][0]);
+		}
+		if (o >= len || shown[o] != c)
+			abort();
+		o++;
+		p += n;
+	}
+	if (o != len)
+		abort();
+}
+
+/* An SVG the check passed must hold nothing active (a second, cruder
+ * look, case ignored): no comment or declaration (HTML ends "<!-->"
+ * early), no element that is not drawing, and in each tag no attribute
+ * named on... and no javascript: outside or inside a quoted value. */
+static void check_svg(const char *svg)
+{
+	static const char *const never[] = {
+		"<script", "<foreignobject", "<iframe", "<img", "<a ", "<a>", "<style", "<!", "<?",
+		"<object", "<embed", "<link", "<meta", "<base", "<form",
+	};
+	const char *p;
+	size_t i;
+
+	for (p = svg; *p; p++) {
+		char q = 0;
+
+		if (*p != '<')
+			continue;
+		for (i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+			if (!strncasecmp(p, never[i], strlen(never[i])))
+				abort();
+		/* the tag, quotes followed */
+		for (p++; *p && (q || *p != '>'); p++) {
+			if (!strncasecmp(p, "javascript:", 11))
+				abort();
+			if (q) {
+				if (*p == q)
+					q = 0;
+			} else if (*p == '"' || *p == '\'') {
+				q = *p;
+			} else if (isspace((unsigned char)*p) && !strncasecmp(p + 1, "on", 2)) {
+				const char *r = p + 3;
+
+				while (isalpha((unsigned char)*r))
+					r++;
+				while (isspace((unsigned char)*r))
+					r++;
+				if (*r == '=')
+					abort();
+			}
+		}
+		if (!*p)
+			abort();	/* an unclosed tag passed */
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1), *shown, *again, *clip, *out, *utf8, why[128];
+	size_t max = (size % 61) + 3;
+	json_t *j;
+
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+
+	shown = safetext_dup(s);
+	if (!shown_ok((const unsigned char *)shown) || !safetext_is_plain(shown))
+		abort();
+	again = safetext_dup(shown);
+	if (strcmp(again, shown))
+		abort();
+	clip = safetext_clip(s, max);
+	if (strlen(clip) > max || !shown_ok((const unsigned char *)clip))
+		abort();
+
+	out = written(gp_text, "set title ", s, "\n");
+	check_gnuplot(out, shown);
+	free(out);
+	out = written(html_text, "", s, "");
+	check_html(out, shown);
+	free(out);
+
+	utf8 = safetext_utf8(s);
+	j = json_stringn(utf8, strlen(utf8));
+	if (!j)
+		abort();
+	json_decref(j);
+	j = jsontext_new(s);
+	if (!j)
+		abort();
+	json_decref(j);
+
+	if (html_svg_inert(s, why, sizeof(why)))
+		check_svg(s);
+
+	free(utf8);
+	free(clip);
+	free(again);
+	free(shown);
+	free(s);
+	return 0;
+}
