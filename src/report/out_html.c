@@ -123,13 +123,18 @@ static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set
 	fputs("</section>\n", f);
 }
 
-/* The timeline's SVG document from its <svg element on. */
+/* The timeline's SVG document from its <svg element on, if it is only a
+ * drawing. */
 static void timeline(FILE *f, const char *svg)
 {
 	const char *start = strstr(svg, "<svg");
+	char why[128];
 
-	if (!start)
+	if (!start || !html_svg_inert(start, why, sizeof(why))) {
+		error_msg("warning: the timeline is left out of the page: %s",
+			  start ? why : "no <svg> element");
 		return;
+	}
 	fputs("<section class=\"timeline\"><h2>Timeline</h2>\n<div class=\"plots\">\n", f);
 	fputs(start, f);
 	fputs("</div></section>\n", f);
@@ -168,7 +173,7 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 	      "closest ranks.</p>\n", f);
 	for (i = 0; pg && i < pg->nnotes; i++) {
 		fputs("<p class=\"note\">", f);
-		esc(f, pg->notes[i]);
+		html_text(f, pg->notes[i]);
 		fputs("</p>\n", f);
 	}
 	if (pg && pg->timeline_svg)
