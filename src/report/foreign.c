@@ -132,7 +132,8 @@ enum rp_format rp_foreign_parse_text(struct rp_store *st, const char *path,
 }
 
 void rp_foreign_read(struct rp_store *st, FILE *f, const char *path,
-		     enum rp_format fmt, char *first, struct rp_foreign_counts *c)
+		     enum rp_format fmt, char *first, size_t max_tasks,
+		     struct rp_foreign_counts *c)
 {
 	struct parser p;
 	char *buf = NULL;
@@ -144,7 +145,7 @@ void rp_foreign_read(struct rp_store *st, FILE *f, const char *path,
 		return;
 	if (fmt == RP_F_SNAKEMAKE_JSONL)
 		parser_line(&p, st, path, first, c);
-	while ((r = rp_table_getline(f, &buf, &cap)) != 0) {
+	while (st->n < max_tasks && (r = rp_table_getline(f, &buf, &cap)) != 0) {
 		if (r < 0)
 			c->too_long++;
 		else

@@ -39,9 +39,11 @@ enum rp_format rp_foreign_parse_text(struct rp_store *st, const char *path,
 				     struct rp_foreign_counts *c);
 
 /* Read the rest of @f, whose first line @first (already read) is of
- * format @fmt, into @st.  Lines are read at most RP_TABLE_MAX_LINE long;
- * longer ones are skipped and counted. */
+ * format @fmt, into @st, until @st holds @max_tasks tasks.  Lines are
+ * read at most RP_TABLE_MAX_LINE long; longer ones are skipped and
+ * counted. */
 void rp_foreign_read(struct rp_store *st, FILE *f, const char *path,
-		     enum rp_format fmt, char *first, struct rp_foreign_counts *c);
+		     enum rp_format fmt, char *first, size_t max_tasks,
+		     struct rp_foreign_counts *c);
 
 #endif

@@ -470,7 +470,7 @@ static int read_foreign(struct rp_store *st, const char *path, bool quiet)
 	}
 	fmt = rp_table_getline(f, &line, &cap) > 0 ? rp_foreign_detect(line) : RP_F_NONE;
 	if (fmt != RP_F_NONE) {
-		rp_foreign_read(st, f, path, fmt, line, &c);
+		rp_foreign_read(st, f, path, fmt, line, RP_TASKS_MAX, &c);
 		tell_foreign(st, path, fmt, &c);
 	}
 	free(line);

@@ -276,11 +276,33 @@ static void hostile_files(void)
 	rp_store_free(&st);
 }
 
+/* rp_foreign_read() stops once the store holds as many tasks as it may. */
+static void bounded_read(void)
+{
+	static char text[] = "name\trealtime\nA\t1s\nB\t2s\nC\t3s\nD\t4s\n";
+	char first[] = "name\trealtime";
+	struct rp_foreign_counts c;
+	struct rp_store st;
+	FILE *f = fmemopen(text, strlen(text), "r");
+	char *skip = NULL;
+	size_t cap = 0;
+
+	rp_store_init(&st);
+	if (getline(&skip, &cap, f) < 0)
+		diag("no header line");
+	rp_foreign_read(&st, f, "b", RP_F_NEXTFLOW, first, 2, &c);
+	is_int((long long)st.n, 2, "read: at most max_tasks tasks");
+	is_int(c.tasks, 2, "read: and counted so");
+	rp_store_free(&st);
+	free(skip);
+	fclose(f);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	plan(98);
+	plan(100);
 	nextflow_values();
 	sacct_values();
 	snakemake_values();
@@ -288,5 +310,6 @@ int main(void)
 	snakemake_files();
 	sacct_file();
 	hostile_files();
+	bounded_read();
 	return 0;
 }
