@@ -337,6 +337,8 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 {
 	int height = (int)fmin(2400, fmax(520, 330 + 14 * l->rows));
 	double split = 1 - (double)(height - 230) / height;	/* bottom panel: 230 px */
+	/* the marks no taller than a lane (about 14 px at size 1) */
+	double mark = fmin(1.3, fmax(0.3, (height - 280) / (l->rows + 1) / 14));
 	char start[64];
 	const char *mem_unit;
 	double mem_div;
@@ -374,10 +376,10 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 	key_entries(s, g, ng, l);
 	fputs(", ", s);
 	gp_text(s, bars[1]);
-	fprintf(s, " using 1:2 with points pt 2 ps 1.3 lw 2 lc rgb '#000000' %s, ",
+	fprintf(s, " using 1:2 with points pt 2 ps %.2f lw 2 lc rgb '#000000' %s, ", mark,
 		marks[0] ? "title \"failed\"" : "notitle");
 	gp_text(s, bars[2]);
-	fprintf(s, " using 1:2 with points pt 11 ps 1.4 lc rgb '#d62728' %s\n",
+	fprintf(s, " using 1:2 with points pt 11 ps %.2f lc rgb '#d62728' %s\n", mark * 1.1,
 		marks[1] ? "title \"stopped at a limit\"" : "notitle");
 	/* bottom: what ran at once */
 	fprintf(s, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
