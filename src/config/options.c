@@ -3,6 +3,9 @@
  * that engines which call resource_monitor can call tpmon unchanged. */
 #include <errno.h>
 #include <getopt.h>
+#ifdef TP_STATIC_GLIBC
+#include <gnu/libc-version.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +245,17 @@ static int parse_pid(const char *arg, pid_t *pid)
 	return 0;
 }
 
+/* --version: the version; a static tpmon also says which glibc it carries,
+ * the only one beside which it loads NVML (see gpu.c). */
+static void print_version(void)
+{
+	printf("tpmon %s\n", PACKAGE_VERSION);
+#ifdef TP_STATIC_GLIBC
+	printf("static binary with glibc %s: GPU figures where the system's glibc is %s\n",
+	       gnu_get_libc_version(), gnu_get_libc_version());
+#endif
+}
+
 /* Apply one option; returns 0, 1 (served --help/--version), -1 (error).
  * @name is the option as written, for messages. */
 static int apply(struct tp_options *o, int c, const char *arg, const char *name,
@@ -279,7 +293,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case 'd': debug_enabled = true; break;
 	case 'o': error_set_debug_file(arg); break;
 	case 'h': usage(); return 1;
-	case 'v': printf("tpmon %s\n", PACKAGE_VERSION); return 1;
+	case 'v': print_version(); return 1;
 	case 'f': break;	/* the task always runs in the foreground */
 	case OPT_IGNORED: case OPT_IGNORED_ARG:
 		warn_msg("note: %s: not implemented by tpmon, ignored", name);
