@@ -239,12 +239,13 @@ static char *process_of(const char *process, const char *name)
 		return xstrdup(process);
 	if (!name || rp_table_missing(name))
 		return NULL;
+	/* a process name has no blank: the tag starts at the first " (" */
 	n = strlen(name);
 	if (n > 0 && name[n - 1] == ')') {
-		const char *open = strrchr(name, '(');
+		const char *open = strstr(name, " (");
 
-		if (open && open > name && open[-1] == ' ')
-			n = (size_t)(open - 1 - name);
+		if (open && open > name)
+			n = (size_t)(open - name);
 	}
 	return xasprintf("%.*s", (int)n, name);
 }

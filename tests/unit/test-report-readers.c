@@ -135,16 +135,18 @@ static void nextflow_file(void)
 		"2\tALIGN (s2)\tFAILED\t137\t2m 2s\t-\t-\t-\n"
 		"3\tSORT (s1)\tCACHED\t0\t5s\t99.0%\t38 MB\t-\n"
 		"4\tMULTIQC\tCOMPLETED\t0\t8.1s\t85.0%\t356.2 MB\t-\n"
+		"5\tCALL (s1 (chr1))\tCOMPLETED\t0\t1s\t85.0%\t1 MB\t-\n"
 		"\n"
 		"only\ttwo\n"
 		"not a row\n";
 
 	is_int(parse(&st, "t.txt", text, &c), RP_F_NEXTFLOW, "nf file: detected");
-	is_int(c.tasks, 3, "nf file: 3 tasks (CACHED left out)");
+	is_int(c.tasks, 4, "nf file: 4 tasks (CACHED left out)");
 	is_int(c.unended, 1, "nf file: 1 cached");
 	is_int(c.bad, 2, "nf file: a line without tabs and one without status nor figures are no rows");
 	is_str(st.tasks[0].category, "ALIGN", "nf file: process from the name without its tag");
 	is_str(st.tasks[2].category, "MULTIQC", "nf file: a name without tag");
+	is_str(st.tasks[3].category, "CALL", "nf file: a tag with parentheses in it");
 	is_double(st.tasks[0].v[RP_MEMORY], 3584, 1e-9, "nf file: peak_rss 3.5 GB");
 	is_double(st.tasks[0].v[RP_CORES], 3.896, 1e-12, "nf file: cores %%cpu/100");
 	is_double(st.tasks[0].v[RP_CPU_TIME], 3.896 * 61, 1e-9, "nf file: cpu_time %%cpu x realtime");
@@ -302,7 +304,7 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	plan(100);
+	plan(101);
 	nextflow_values();
 	sacct_values();
 	snakemake_values();
