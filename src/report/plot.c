@@ -7,11 +7,13 @@
  * escapes).  gnuplot writes into a private temporary directory; the
  * picture is then written to its place as any other output (outfile.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "compat.h"
 #include "error.h"
@@ -74,24 +76,66 @@ static void note_max(const char *line, int col, double *max)
 		*max = v;
 }
 
+/* What a run's files may cost: a series line, a summary. */
+#define PLOT_LINE_MAX 65536
+#define PLOT_SUMMARY_MAX (8 << 20)
+
+/* @path open for reading if it is a regular file (no wait on a FIFO) of
+ * at most @max bytes (0: any size); else NULL with errno set (EINVAL:
+ * not a regular file, EFBIG: too large). */
+static FILE *open_regular(const char *path, off_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (max > 0 && sb.st_size > max)) {
+		int err = errno;
+
+		if (fstat(fd, &sb) == 0)
+			err = !S_ISREG(sb.st_mode) ? EINVAL : EFBIG;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* The columns named by the header; the times of the first and last
  * samples.
  * -1 after a message when the file is no series. */
 static int read_series(const char *path, struct columns *c, double *first, double *last,
 		       unsigned *nrows)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	FILE *f = open_regular(path, 0);
+	char *line;
 	bool header = false;
 
 	memset(c, 0, sizeof(*c));
 	*nrows = 0;
 	if (!f) {
-		perror_msg("plot: cannot read %s", path);
+		if (errno == EINVAL)
+			error_msg("plot: cannot read %s: not a regular file", path);
+		else
+			perror_msg("plot: cannot read %s", path);
 		return -1;
 	}
-	while (getline(&line, &cap, f) > 0) {
+	line = xmalloc(PLOT_LINE_MAX + 2);
+	while (fgets(line, PLOT_LINE_MAX + 2, f)) {
+		size_t len = strlen(line);
+
+		if (len == PLOT_LINE_MAX + 1 && line[len - 1] != '\n') {
+			error_msg("plot: %s: a line longer than %d kB: not a series", path,
+				  PLOT_LINE_MAX >> 10);
+			free(line);
+			fclose(f);
+			return -1;
+		}
 		if (!strncmp(line, "#wall_clock", 11)) {
 			header = true;
 			c->wall = find_column(line, "wall_clock");
@@ -155,8 +199,15 @@ static void read_summary(const char *template, struct run *run)
 	run->stopped_at = -1;
 	for (i = 0; i < ARRAY_SIZE(suffixes) && !run->root; i++) {
 		char *path = xasprintf("%s%s", template, suffixes[i]);
+		FILE *f = open_regular(path, PLOT_SUMMARY_MAX);
 
-		run->root = json_load_file(path, 0, NULL);
+		if (f) {
+			run->root = json_loadf(f, 0, NULL);
+			fclose(f);
+		} else if (errno == EINVAL || errno == EFBIG) {
+			error_msg("plot: note: %s is %s: not read", path,
+				  errno == EINVAL ? "not a regular file" : "larger than 8 MB");
+		}
 		free(path);
 	}
 	if (!run->root) {

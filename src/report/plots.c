@@ -32,10 +32,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Longest group part of a picture's file name, in bytes: a file name
+ * must stay under NAME_MAX with the resource and suffix added. */
+#define FILE_NAME_MAX 100
+
 static char *safe_name(const char *name, size_t index, const struct rp_cat *c)
 {
 	char *s = xstrdup(name[0] ? name : "_");
 	size_t i;
+
+	if (strlen(s) > FILE_NAME_MAX)
+		s[FILE_NAME_MAX] = '\0';
 
 	for (i = 0; s[i]; i++) {
 		char ch = s[i];

@@ -18,7 +18,8 @@ struct rp_plot_set {
 /* In @dir (created if missing): per group and resource with values a
  * histogram GROUP-RES.png and .svg with the allocations marked, and a
  * scatter GROUP-memory-wall_time.png and .svg.  GROUP is the group's name
- * with any byte but [A-Za-z0-9._-] as '_'.  @sets (n entries, or NULL)
+ * with any byte but [A-Za-z0-9._-] as '_', cut at 100 bytes (-N appended
+ * when two groups would share a name).  @sets (n entries, or NULL)
  * receives the SVG paths.  0, or -1 after a message. */
 int rp_plots_write(const char *dir, const struct rp_store *st,
 		   const struct rp_cat *c, size_t n, struct rp_plot_set *sets);
