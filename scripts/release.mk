@@ -3,6 +3,10 @@
 ## static binary, the .deb and their SHA256SUMS) and `make distcheck-quick`,
 ## the distcheck it runs.  Included by Makefile.am.
 EXTRA_DIST += scripts/release scripts/deb-smoke scripts/release.mk
+# debian/ too: the .deb builds from the tarball alone
+EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules \
+	debian/source/format debian/tpmon.alternatives debian/tpmon.docs \
+	debian/tpmon.lintian-overrides
 
 # The tests that make distcheck-quick runs on the tarball: the unit tests
 # and a few scenario tests (tracking, a limit, exit statuses, the summary,
