@@ -18,10 +18,18 @@ struct parser {
 	struct rp_sacct *sa;
 };
 
+/* @line after the UTF-8 byte order mark some editors and Windows tools
+ * put at the start of a file. */
+static char *skip_bom(const char *line)
+{
+	return (char *)(strncmp(line, "\xef\xbb\xbf", 3) == 0 ? line + 3 : line);
+}
+
 enum rp_format rp_foreign_detect(const char *line)
 {
 	bool jsonl;
 
+	line = skip_bom(line);
 	if (rp_snakemake_detect(line, &jsonl))
 		return jsonl ? RP_F_SNAKEMAKE_JSONL : RP_F_SNAKEMAKE;
 	if (rp_sacct_detect(line))
@@ -47,6 +55,7 @@ const char *rp_foreign_name(enum rp_format fmt)
  * the first line is a record too (the caller feeds it). */
 static int parser_open(struct parser *p, enum rp_format fmt, const char *first)
 {
+	first = skip_bom(first);
 	memset(p, 0, sizeof(*p));
 	p->fmt = fmt;
 	switch (fmt) {
@@ -120,7 +129,7 @@ enum rp_format rp_foreign_parse_text(struct rp_store *st, const char *path,
 				return RP_F_NONE;
 			}
 			if (fmt == RP_F_SNAKEMAKE_JSONL)
-				parser_line(&p, st, path, line, c);
+				parser_line(&p, st, path, skip_bom(line), c);
 		} else {
 			parser_line(&p, st, path, line, c);
 		}
@@ -144,7 +153,7 @@ void rp_foreign_read(struct rp_store *st, FILE *f, const char *path,
 	if (parser_open(&p, fmt, first) < 0)
 		return;
 	if (fmt == RP_F_SNAKEMAKE_JSONL)
-		parser_line(&p, st, path, first, c);
+		parser_line(&p, st, path, skip_bom(first), c);
 	while (st->n < max_tasks && (r = rp_table_getline(f, &buf, &cap)) != 0) {
 		if (r < 0)
 			c->too_long++;

@@ -266,6 +266,15 @@ static void hostile_files(void)
 	is_str(st.tasks[0].category, "\x1b[31mred\x07", "sacct hostile: the name is kept as data");
 	rp_store_free(&st);
 	free(text);
+	/* a byte order mark before the header */
+	is_int(parse(&st, "bom", "\xef\xbb\xbfJobID|JobName|State\n7|x|COMPLETED\n", &c), RP_F_SACCT,
+	       "BOM: sacct output still recognised");
+	is_int(c.tasks, 1, "BOM: its job read");
+	rp_store_free(&st);
+	is_int(parse(&st, "bom.jsonl", "\xef\xbb\xbf{\"s\": 1, \"h:m:s\": \"0:00:01\"}\n", &c),
+	       RP_F_SNAKEMAKE_JSONL, "BOM: JSON Lines recognised");
+	is_int(c.tasks, 1, "BOM: the first record read");
+	rp_store_free(&st);
 	/* nothing, a lone header, NUL bytes */
 	is_int(parse(&st, "e", "", &c), RP_F_NONE, "empty: none");
 	is_int(parse(&st, "e", "s\th:m:s\tmax_rss\n", &c), RP_F_SNAKEMAKE, "lone header: a benchmark file");
@@ -304,7 +313,7 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	plan(101);
+	plan(105);
 	nextflow_values();
 	sacct_values();
 	snakemake_values();
