@@ -20,6 +20,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cgroup.h"
+#include "cgrun.h"
 #include "clock.h"
 #include "disk.h"
 #include "error.h"
@@ -93,6 +95,7 @@ struct tp_monitor {
 	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
 	bool snap_known[TP_RES__COUNT];
 	bool nest_more;			/* nested_serve() stopped at its bound */
+	struct tp_cgrun *cg;		/* the task's cgroup (borrowed), or NULL */
 };
 
 static double now_rel(const struct tp_monitor *m)
@@ -307,6 +310,30 @@ static void end_violation(struct tp_monitor *m)
 		return;
 	warn_msg("limit exceeded: end %.0f s since the epoch has passed, stopping the task",
 		 m->o->limits.end);
+	stop_for_limit(m, m->root);
+}
+
+/* The kernel enforces a memory limit in the task's cgroup (memory.max,
+ * memory.oom.group): its OOM kills, counted in memory.events, are the
+ * memory limit broken, as the watchdog would have said. */
+static void check_oom(struct tp_monitor *m)
+{
+	struct tp_report *rep = m->rep;
+	char buf[512];
+	uint64_t kills = 0, group = 0;
+
+	if (!m->cg || !m->o->limits.set[TP_RES_MEMORY] || m->o->measure_only ||
+	    rep->exit_type == TP_EXIT_LIMITS ||
+	    cgroup_read(m->cg->task, "memory.events", buf, sizeof(buf)) < 0)
+		return;
+	cgroup_parse_key(buf, "oom_kill", &kills);
+	cgroup_parse_key(buf, "oom_group_kill", &group);
+	if (!kills && !group)
+		return;
+	rep->exceeded.set[TP_RES_MEMORY] = true;
+	rep->exceeded.value[TP_RES_MEMORY] = m->o->limits.value[TP_RES_MEMORY];
+	warn_msg("limit exceeded: memory %g %s (the kernel's OOM killer stopped the task)",
+		 m->o->limits.value[TP_RES_MEMORY], res_info(TP_RES_MEMORY)->unit);
 	stop_for_limit(m, m->root);
 }
 
@@ -734,8 +761,10 @@ static void sample(struct tp_monitor *m)
 		series_add(m->series, &s, m->rep, m->cur);
 	fanout_sample(m->story, &m->tree, &s);
 	poll_snapshot_events(m, t);
-	if (m->phase == TP_RUNNING)
+	if (m->phase == TP_RUNNING) {
+		check_oom(m);
 		check_limits(m, s.biggest_pid);
+	}
 	if (t - m->last_checkpoint >= checkpoint_period(m->o))
 		checkpoint(m, t);
 	m->next_sample = t + next_delay(m, cost);
@@ -873,6 +902,29 @@ static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *
 }
 
 /* @final: the task is over (not a checkpoint of a running one) */
+/* The kernel's figures of the task's cgroup into the report: the CPU
+ * time of every process that ever ran in it (daemons and processes that
+ * escaped the tracker included) when it is more than @cpu; with
+ * --tracking=cgroup, the bytes of io.stat too.  Returns the CPU time. */
+static double cgroup_figures_take(struct tp_monitor *m, struct tp_acct *a, double cpu)
+{
+	struct tp_cg_figures *f = &m->rep->cgf;
+
+	cgroup_figures(m->cg->task, f);
+	if (f->known & TP_CGF_CPU)
+		debug_msg("cgroup: cpu %.6f s in cpu.stat, %.6f s tracked",
+			  (double)f->usage_usec / 1e6, cpu);
+	if ((f->known & TP_CGF_CPU) && (double)f->usage_usec / 1e6 > cpu)
+		cpu = (double)f->usage_usec / 1e6;
+	if (m->tk->ops == &track_cgroup_ops && (f->known & TP_CGF_IO)) {
+		if (f->rbytes > a->io.read_bytes)
+			a->io.read_bytes = f->rbytes;
+		if (f->wbytes > a->io.write_bytes)
+			a->io.write_bytes = f->wbytes;
+	}
+	return cpu;
+}
+
 static void fill_report(struct tp_monitor *m, double t, bool final)
 {
 	struct tp_report *rep = m->rep;
@@ -915,6 +967,8 @@ static void fill_report(struct tp_monitor *m, double t, bool final)
 		cpu = (double)nt.acct.cpu_ns / 1e9;
 		total = (unsigned long)nt.procs;
 	}
+	if (m->cg)
+		cpu = cgroup_figures_take(m, &a, cpu);
 	rep->acct = a;
 	rep->value[TP_RES_CPU_TIME] = cpu;
 	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
@@ -975,6 +1029,7 @@ static void fill_report(struct tp_monitor *m, double t, bool final)
 	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	utilization_figures(&m->usage, t, cpu, &rep->usage);
 	rep->tracking_ptrace = m->tk->ops == &track_ptrace_ops;
+	rep->tracking_cgroup = m->tk->ops == &track_cgroup_ops;
 }
 
 static void checkpoint(struct tp_monitor *m, double t)
@@ -1173,6 +1228,8 @@ static pid_t start_task(struct tp_monitor *m, const sigset_t *mask, int *status)
 	ts.child_nofile = &m->old_nofile;
 	ts.restore_nice = m->raised_nice;
 	ts.child_nice = m->old_nice;
+	ts.cgroup = m->cg;
+	ts.cgroup_members = m->cg && m->o->tracking == TP_TRACK_CGROUP;
 	m->tk = track_launch(&ts, &m->tree, &sk, m->self, status);
 	if (!m->tk)
 		return -1;
@@ -1301,7 +1358,42 @@ static void drain_signals(struct tp_monitor *m)
 		;
 }
 
-int monitor_run(const struct tp_options *o, struct tp_report *rep)
+/* The limits the kernel enforces in the task's cgroup.  pids.max counts
+ * threads too: it is only a backstop against a fork bomb, far above the
+ * process limit that tpmon checks itself. */
+static void set_cgroup_limits(struct tp_monitor *m)
+{
+	const struct tp_limits *l = &m->o->limits;
+	uint64_t mem = TP_CG_MAX, pids = TP_CG_MAX;
+
+	if (m->o->measure_only)
+		return;
+	if (l->set[TP_RES_MEMORY])
+		mem = (uint64_t)(l->value[TP_RES_MEMORY] * 1048576.0);
+	if (l->set[TP_RES_MAX_CONCURRENT_PROCESSES])
+		pids = (uint64_t)l->value[TP_RES_MAX_CONCURRENT_PROCESSES] * 8 + 64;
+	cgrun_limit(m->cg, mem, pids);
+}
+
+/* The tree is gone: what is left in its cgroup escaped the tracker (or
+ * was never seen by it).  Count it, kill it, and read the verdict of the
+ * kernel's memory limit. */
+static void end_cgroup(struct tp_monitor *m)
+{
+	pid_t *v = NULL;
+	size_t n = cgroup_members(m->cg->task, &v);
+
+	free(v);
+	if (n > 0) {
+		debug_msg("cgroup: %zu processes left outside the tree: killed", n);
+		if (m->rep->leftover == 0)
+			m->rep->leftover = (unsigned)n;
+		cgrun_kill(m->cg, 5000);
+	}
+	check_oom(m);
+}
+
+int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_report *rep)
 {
 	struct tp_monitor m;
 	sigset_t old;
@@ -1312,6 +1404,11 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	m.o = o;
 	m.rep = rep;
 	rep->stopped_at = -1;
+	m.cg = cg;
+	if (cg) {
+		rep->cgroup = xstrdup(cgrun_name(cg));
+		set_cgroup_limits(&m);
+	}
 	/* utilization is relative to the declared cores, else the machine's */
 	utilization_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
 		   o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN));
@@ -1362,6 +1459,8 @@ int monitor_run(const struct tp_options *o, struct tp_report *rep)
 	m.delay = FIRST_DELAY;
 	m.next_sample = FIRST_DELAY;
 	loop(&m);
+	if (m.cg && m.tk)
+		end_cgroup(&m);
 	finish_report(&m);
 	if (m.series) {
 		struct tp_sample s;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "brief.h"
+#include "cgrun.h"
 #include "disk.h"
 #include "error.h"
 #include "monitor.h"
@@ -116,6 +117,36 @@ static int check_verbatim(const struct tp_options *o)
 	return 0;
 }
 
+/* The run's cgroups (see cgrun.h), or NULL to work without.  Refuses
+ * (*status set) when --tracking=cgroup or --cgroup=PATH asked for one that
+ * cannot be had, before the task runs. */
+static struct tp_cgrun *open_cgroup(const struct tp_options *o, int *status)
+{
+	struct tp_cgrun *c;
+	const char *hint;
+	char why[512];
+
+	*status = 0;
+	if (o->cgroup == TP_CGROUP_NO || o->pid)
+		return NULL;
+	c = cgrun_open(o->cgroup_path, why, sizeof(why));
+	if (c) {
+		cgrun_guard(c);
+		return c;
+	}
+	if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
+		error_msg("%s: no usable cgroup: %s", o->tracking == TP_TRACK_CGROUP ?
+			  "--tracking=cgroup" : "--cgroup", why);
+		*status = TP_EXIT_FAILURE;
+		return NULL;
+	}
+	debug_msg("cgroup: none (%s)", why);
+	hint = cgrun_hint();
+	if (hint)
+		warn_msg("note: no cgroup of its own (%s); for one: %s", why, hint);
+	return NULL;
+}
+
 /* Subcommands, chosen by argv[1]; anything else is a command to monitor. */
 static const struct subcommand {
 	const char *name;
@@ -142,6 +173,7 @@ int main(int argc, char **argv)
 	const struct subcommand *sub = find_subcommand(argc, argv);
 	struct tp_options o;
 	struct tp_report rep;
+	struct tp_cgrun *cg;
 	int r, status;
 
 	if (sub)
@@ -163,7 +195,12 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return status;
 	}
-	status = monitor_run(&o, &rep);
+	cg = open_cgroup(&o, &status);
+	if (status == 0)
+		status = monitor_run(&o, cg, &rep);
+	else
+		memset(&rep, 0, sizeof(rep));
+	cgrun_close(cg);
 	if (status != 0) {
 		status = failure(&o, status);
 	} else if (summary_write(&o, &rep) < 0) {

@@ -36,6 +36,7 @@ include $(srcdir)/tests/engine-opts.mk
 include $(srcdir)/tests/hostile-core.mk
 include $(srcdir)/tests/hostile-outputs.mk
 include $(srcdir)/tests/report.mk
+include $(srcdir)/tests/cgroup.mk
 include $(srcdir)/tests/story.mk
 include $(srcdir)/tests/gpu-net.mk
 include $(srcdir)/tests/engines.mk

@@ -20,7 +20,7 @@ enum {
 	OPT_MEASURE_ONLY = 256, OPT_KILL_GRACE, OPT_NO_PPRINT, OPT_MEASURE_DIR,
 	OPT_NO_DISK, OPT_SERIES, OPT_INOTIFY, OPT_TRACKING, OPT_EXIT_CODES,
 	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID, OPT_UPDATE_SUMMARY,
-	OPT_SNAPSHOT_EVENTS, OPT_RECORDS, OPT_TRACE, OPT_QUIET,
+	OPT_SNAPSHOT_EVENTS, OPT_RECORDS, OPT_TRACE, OPT_QUIET, OPT_CGROUP,
 };
 
 static const struct option long_opts[] = {
@@ -41,6 +41,7 @@ static const struct option long_opts[] = {
 	{ "with-trace", no_argument, NULL, OPT_TRACE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "tracking", required_argument, NULL, OPT_TRACKING },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "exit-codes", required_argument, NULL, OPT_EXIT_CODES },
 	{ "debug", required_argument, NULL, 'd' },
 	{ "debug-file", required_argument, NULL, 'o' },
@@ -97,9 +98,14 @@ static void usage(void)
 "      --measure-dir=DIR             measure the disk footprint of DIR (repeatable;\n"
 "                                    default: the directory the task starts in)\n"
 "      --without-disk-footprint      do not measure disk use\n"
-"      --tracking=ptrace|poll        follow the tree with ptrace events (default)\n"
-"                                    or by polling /proc (for tasks that use ptrace\n"
-"                                    themselves, such as gdb, or setuid programs)\n"
+"      --tracking=ptrace|cgroup|poll  follow the tree with ptrace events (default),\n"
+"                                    or with no ptrace at all: as the processes of\n"
+"                                    its cgroup (needs one, see --cgroup), or by\n"
+"                                    polling /proc (both run gdb, strace, sanitizers\n"
+"                                    and setuid programs as they run bare)\n"
+"      --cgroup=auto|no|PATH         contain, measure and limit the task in a cgroup\n"
+"                                    v2 of its own, made in a delegated cgroup found\n"
+"                                    by itself (auto, the default) or in PATH\n"
 "Limits:\n"
 "  -L, --limits=FILE|'RES: VALUE, ...'  limits from a JSON file or text (repeatable)\n"
 "  -l, --limits-file=FILE            limits file, one 'RES: VALUE' per line\n"
@@ -219,6 +225,25 @@ static int parse_choice(const char *name, const char *arg, const char *first,
 	return -1;
 }
 
+/* --cgroup=auto|no|PATH (an absolute path: in the cgroup file system, or
+ * as /proc/self/cgroup names it). */
+static int parse_cgroup(struct tp_options *o, const char *arg)
+{
+	o->cgroup_path = NULL;
+	if (!strcmp(arg, "auto")) {
+		o->cgroup = TP_CGROUP_AUTO;
+	} else if (!strcmp(arg, "no")) {
+		o->cgroup = TP_CGROUP_NO;
+	} else if (arg[0] == '/') {
+		o->cgroup = TP_CGROUP_PATH;
+		o->cgroup_path = arg;
+	} else {
+		error_msg("--cgroup: %s: expected auto, no or an absolute path", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_limits(struct tp_options *o, int c, const char *arg)
 {
 	char err[512];
@@ -287,7 +312,13 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_TRACE: o->trace = true; break;
 	case OPT_QUIET: o->quiet = true; break;
 	case OPT_TRACKING:
+		if (!strcmp(arg, "cgroup")) {
+			o->tracking = TP_TRACK_CGROUP;
+			return 0;
+		}
 		return parse_choice(name, arg, "ptrace", "poll", (int *)&o->tracking);
+	case OPT_CGROUP:
+		return parse_cgroup(o, arg);
 	case OPT_EXIT_CODES:
 		return parse_choice(name, arg, "task", "cctools", explicit_codes);
 	case 'd': debug_enabled = true; break;
@@ -346,9 +377,10 @@ static int finish_pid(struct tp_options *o, int argc)
 		error_msg("--pid: a command cannot be given too");
 		return -1;
 	}
-	if (o->inotify || o->tracking == TP_TRACK_POLL) {
+	if (o->inotify || o->tracking != TP_TRACK_PTRACE) {
 		error_msg("--pid: %s needs a task started by tpmon",
-			  o->inotify ? "--with-inotify" : "--tracking=poll");
+			  o->inotify ? "--with-inotify" : o->tracking == TP_TRACK_POLL ?
+			  "--tracking=poll" : "--tracking=cgroup");
 		return -1;
 	}
 	o->argv = xcalloc(1, sizeof(char *));
@@ -360,6 +392,10 @@ static int finish_pid(struct tp_options *o, int argc)
 
 static int finish(struct tp_options *o, int argc, char **argv)
 {
+	if (o->tracking == TP_TRACK_CGROUP && o->cgroup == TP_CGROUP_NO) {
+		error_msg("--tracking=cgroup needs a cgroup: not with --cgroup=no");
+		return -1;
+	}
 	if (o->pid)
 		return finish_pid(o, argc);
 	if (o->sh && optind < argc) {

@@ -9,7 +9,9 @@
 #include "limitset.h"
 
 /* (values 0 and 1 in the order --tracking and --exit-codes name them) */
-enum tp_tracking { TP_TRACK_PTRACE = 0, TP_TRACK_POLL = 1 };
+enum tp_tracking { TP_TRACK_PTRACE = 0, TP_TRACK_POLL = 1, TP_TRACK_CGROUP = 2 };
+/* --cgroup: find one (default), none, or the one named */
+enum tp_cgroup_mode { TP_CGROUP_AUTO, TP_CGROUP_NO, TP_CGROUP_PATH };
 enum tp_exit_codes { TP_CODES_TASK = 0, TP_CODES_CCTOOLS = 1 };
 
 /* A -V field: "key: value" split at its first colon, blanks trimmed. */
@@ -38,6 +40,8 @@ struct tp_options {
 	bool trace;			/* TEMPLATE.trace.json */
 	bool quiet;			/* no summary on a terminal */
 	enum tp_tracking tracking;
+	enum tp_cgroup_mode cgroup;
+	const char *cgroup_path;	/* --cgroup=PATH, else NULL */
 	enum tp_exit_codes exit_codes;
 	struct tp_field *verbatim;	/* -V fields, split once, owned */
 	size_t nverbatim;

@@ -81,7 +81,7 @@ static const uint32_t compat_archs[] = {
 /* The escape rules for the compat ABIs, merged into @ctx (so the open
  * and network rules, which the tracer decodes with the native numbering, stay native
  * only).  -1 when no compat ABI can be added. */
-static int add_compat(scmp_filter_ctx ctx)
+static int add_compat(scmp_filter_ctx ctx, bool contained)
 {
 	scmp_filter_ctx compat = seccomp_init(SCMP_ACT_ALLOW);
 	int added = 0;
@@ -94,7 +94,8 @@ static int add_compat(scmp_filter_ctx ctx)
 	for (i = 0; compat_archs[i]; i++)
 		if (seccomp_arch_add(compat, compat_archs[i]) == 0)
 			added++;
-	if (!added || add_escape_rules(compat) < 0 || seccomp_merge(ctx, compat) < 0) {
+	if (!added || (!contained && add_escape_rules(compat) < 0) ||
+	    seccomp_merge(ctx, compat) < 0) {
 		seccomp_release(compat);
 		return -1;
 	}
@@ -138,11 +139,13 @@ static struct sock_fprog *export_bpf(scmp_filter_ctx ctx)
 	return prog;
 }
 
-struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net)
+struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net, bool contained)
 {
 	scmp_filter_ctx ctx;
 	struct sock_fprog *prog = NULL;
 
+	if (contained && !trace_opens && !trace_net)
+		return NULL;	/* nothing to trap, nothing to refuse */
 	/* The filter is only exported, and installed with prctl() by the
 	 * child: the base API level is enough, and setting it spares the
 	 * probes of the seccomp() syscall (which valgrind does not know) */
@@ -155,10 +158,10 @@ struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net)
 	}
 	/* no_new_privs is set by the child itself, only when needed */
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (add_escape_rules(ctx) == 0 &&
+	if ((contained || add_escape_rules(ctx) == 0) &&
 	    (!trace_opens || add_trace_rules(ctx, open_calls, ARRAY_SIZE(open_calls), TP_TRAP_OPEN) == 0) &&
 	    (!trace_net || add_trace_rules(ctx, net_calls, ARRAY_SIZE(net_calls), TP_TRAP_NET) == 0)) {
-		if (add_compat(ctx) < 0)
+		if (add_compat(ctx, contained) < 0)
 			debug_msg("no compat ABI in the seccomp filter");
 		prog = export_bpf(ctx);
 	}

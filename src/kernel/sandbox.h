@@ -18,8 +18,10 @@ enum tp_trap { TP_TRAP_OPEN = 1, TP_TRAP_NET = 2 };
  * and accept4, stop in the tracer with PTRACE_EVENT_SECCOMP (event
  * message TP_TRAP_OPEN or TP_TRAP_NET).  Everything else passes.  Built
  * in the parent, so the child only has to prctl() it.  NULL (with a
- * message) on failure.  Free with sandbox_filter_free(). */
-struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net);
+ * message) on failure.  Free with sandbox_filter_free().
+ * @contained: a cgroup holds the tree, so nothing is refused (NULL, and
+ * no message, when nothing is trapped either). */
+struct sock_fprog *sandbox_task_filter(bool trace_opens, bool trace_net, bool contained);
 void sandbox_filter_free(struct sock_fprog *prog);
 
 /* Does tpmon hold CAP_SYS_ADMIN (so a seccomp filter needs no

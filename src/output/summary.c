@@ -241,7 +241,12 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "leftover_processes", measure(r->leftover, "procs", 0));
 	add_io(root, &r->acct);
 	json_object_set_new(root, "peak_times", peak_times(r));
-	json_object_set_new(root, "tracking", json_string(r->tracking_ptrace ? "ptrace" : "poll"));
+	json_object_set_new(root, "tracking", json_string(r->tracking_cgroup ? "cgroup" :
+							 r->tracking_ptrace ? "ptrace" : "poll"));
+	json_object_set_new(root, "cgroup", r->cgroup ? json_string(r->cgroup) : json_null());
+	/* the cgroup's own high-water mark (5.19), page cache included */
+	json_object_set_new(root, "memory_cgroup", r->cgroup && (r->cgf.known & TP_CGF_MEM_PEAK) ?
+			    measure((double)r->cgf.mem_peak / 1048576.0, "MB", 3) : json_null());
 	add_usage(root, o, r);
 	add_snapshots(root, r);
 	if (r->partial)
@@ -262,7 +267,7 @@ bool summary_field_reserved(const char *key)
 		"cores_avg", "memory_pss", "gpu_cores", "gpu_cores_avg", "gpu_time", "bytes_received", "bytes_sent", "bandwidth",
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
-		"peak_times", "tracking", "partial", "disk_partial", "snapshots",
+		"peak_times", "tracking", "cgroup", "memory_cgroup", "partial", "disk_partial", "snapshots",
 		"limits", "stopped_at",
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",
@@ -413,4 +418,6 @@ void summary_report_free(struct tp_report *r)
 	free(r->snapshots);
 	r->snapshots = NULL;
 	r->nsnapshots = 0;
+	free(r->cgroup);
+	r->cgroup = NULL;
 }

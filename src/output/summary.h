@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "cgroup.h"
 #include "options.h"
 #include "resources.h"
 #include "ptree.h"
@@ -50,6 +51,9 @@ struct tp_report {
 	char violator_cmd[256];
 	unsigned leftover;		/* processes alive when the main one ended */
 	bool tracking_ptrace;
+	bool tracking_cgroup;		/* --tracking=cgroup */
+	char *cgroup;			/* the task's cgroup, owned, or NULL */
+	struct tp_cg_figures cgf;	/* what the kernel said of it */
 	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
 					 * enclosing tpmon: see nested.h) */
 	bool disk_partial;		/* disk walk could not read everything */

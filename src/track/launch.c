@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cgroup.h"
 #include "error.h"
 #include "nested.h"
 #include "launch.h"
@@ -223,6 +224,15 @@ pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 	}
 	close(go[0]);
 	close(er[1]);
+	/* into its cgroup before it runs a single instruction of the task:
+	 * whatever it starts is born there */
+	if (o->cgroup_leaf && cgroup_enter(o->cgroup_leaf, pid) < 0) {
+		perror_msg("cannot move the task into %s", o->cgroup_leaf);
+		close(go[1]);		/* the child sees EOF and exits */
+		close(er[0]);
+		reap_dead_child(pid);
+		goto fail;
+	}
 	*traced = false;
 	if (o->trace && tracer_seize(pid, o->trace_options) == 0)
 		*traced = true;

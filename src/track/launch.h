@@ -27,6 +27,7 @@ struct tp_launch_opts {
 	bool filter_needs_nnp;		/* set no_new_privs before the filter */
 	char **traced_env;		/* traced: its environment (NULL: ours) */
 	int untraced_close;		/* untraced: a descriptor to close, or -1 */
+	const char *cgroup_leaf;	/* the task starts in this cgroup, or NULL */
 	int nest_chan;			/* if ptrace is refused: an enclosing */
 	bool *nest_registered;		/* tpmon to register the child with */
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cgrun.h"
 #include "clock.h"
 #include "error.h"
 #include "launch.h"
@@ -53,11 +54,13 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 	so.restore_nice = s->restore_nice;
 	so.child_nice = s->child_nice;
 	so.trace = s->ptrace;
+	so.cgroup_leaf = s->cgroup ? s->cgroup->leaf : NULL;
+	tk->cgroup = s->cgroup;
 	if (so.trace) {
-		/* no process may leave the tree; connect and accept stop in
-		 * the tracer for the network figures (and, with
-		 * --with-inotify, opens) */
-		filter = sandbox_task_filter(s->trap_opens, s->trap_net);
+		/* no process may leave the tree (a cgroup holds it if there
+		 * is one); connect and accept stop in the tracer for the
+		 * network figures (and, with --with-inotify, opens) */
+		filter = sandbox_task_filter(s->trap_opens, s->trap_net, s->cgroup != NULL);
 		so.filter = filter;
 		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
 	}
@@ -88,6 +91,8 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 		tk->ops = &track_ptrace_ops;
 		tk->ptraced = true;
 		tk->net_trapped = filter != NULL;
+	} else if (s->cgroup && s->cgroup_members) {
+		tk->ops = &track_cgroup_ops;
 	}
 	ptree_add_proc(t, pid, 0)->hwm_kb = 0;
 	ptree_thread(t, pid)->started = true;
@@ -109,6 +114,10 @@ unsigned track_signal_all(struct tp_track *tk, int sig)
 		if (sig == SIGTERM)
 			kill(p->pid, SIGCONT);
 	}
+	/* and what the backend never saw (CLONE_UNTRACED, or born since the
+	 * last refresh): the whole cgroup in one write */
+	if (sig == SIGKILL && tk->cgroup)
+		cgrun_kill(tk->cgroup, 0);
 	return n;
 }
 

@@ -13,6 +13,9 @@
  *             and the orphans it adopts as subreaper.  track_launch().
  *   attach.c  --pid: seizes a running tree, then the ptrace backend's
  *             events, but the tree is not tpmon's to stop.  track_attach().
+ *   members.c --tracking=cgroup: the tree is the processes of the task's
+ *             cgroup (cgroup.procs at each refresh()); nothing is traced.
+ *             track_launch() with s->cgroup_members.
  *
  * Adding a backend (for example cgroup v2):
  *  1. write track/NAME.c with a `const struct tp_track_ops` and a
@@ -60,6 +63,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include "ptree.h"
+
+struct tp_cgrun;
 
 /* A thread that left the table. */
 struct tp_track_end {
@@ -129,6 +134,8 @@ struct tp_track {
 	int outer_chan;
 	bool nest_registered;
 	uint64_t nest_ino;		/* the task's end of our channel, 0: none */
+	struct tp_cgrun *cgroup;	/* the cgroup that holds the tree (borrowed;
+					 * SIGKILL goes to it too), or NULL */
 	void *priv;			/* the backend's */
 };
 
@@ -144,10 +151,16 @@ struct tp_track_start {
 	const struct rlimit *child_nofile;
 	bool restore_nice;
 	int child_nice;
+	/* the run's cgroups (cgrun.h, borrowed), or NULL: the task starts in
+	 * its leaf, and the seccomp filter need not refuse CLONE_UNTRACED;
+	 * with @cgroup_members (and no @ptrace) the cgroup backend follows it */
+	struct tp_cgrun *cgroup;
+	bool cgroup_members;
 };
 
-/* Start the task and follow it with the ptrace backend, or the poll one
- * when ptrace is not asked for or is refused.  The root enters the
+/* Start the task and follow it with the ptrace backend, the cgroup one
+ * (s->cgroup_members), or the poll one when ptrace is not asked for or is
+ * refused.  The root enters the
  * table.  Returns the tracker, or NULL with *status 125, 126 or 127 and a
  * message printed (no child left). */
 struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t,
@@ -203,5 +216,6 @@ void track_free(struct tp_track *tk);
 
 extern const struct tp_track_ops track_ptrace_ops;
 extern const struct tp_track_ops track_poll_ops;
+extern const struct tp_track_ops track_cgroup_ops;
 
 #endif

@@ -16,3 +16,7 @@ tests_unit_test_proc_SOURCES = tests/unit/test-proc.c tests/unit/tap.h
 tests_unit_test_proc_LDADD = $(TPMON_LIBS) -lm
 tests_unit_test_ptree_SOURCES = tests/unit/test-ptree.c tests/unit/tap.h
 tests_unit_test_ptree_LDADD = $(TPMON_LIBS) -lm
+
+UNIT_TESTS += tests/unit/test-cgroup
+tests_unit_test_cgroup_SOURCES = tests/unit/test-cgroup.c tests/unit/tap.h
+tests_unit_test_cgroup_LDADD = $(TPMON_LIBS) -lm

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: MIT
+# tests/cgroup-common.sh: sourced by the cgroup tests (tests/cgroup-*.test)
+# after init.sh.  They need a cgroup v2 with the memory and pids
+# controllers, and root to set up each setting; anywhere else (this
+# project's hosts are cgroup v1 or hybrid, and their cgroups are not ours)
+# they skip before touching any cgroup.  CI runs them in
+# ../shared/tools/vm-run (Debian 12's kernel, pure cgroup v2).
+#
+# cg_setting NAME runs the next tpmon runs in one setting:
+#   root       tpmon as root, in the test's cgroup (it makes its run beside)
+#   delegated  tpmon as uid 65534, alone in a cgroup chowned to that user,
+#              as systemd's Delegate=yes does
+#   none       tpmon as uid 65534 in the test's root-owned cgroup: no
+#              cgroup can be had
+
+cg_mount=$(sed -n 's|^[0-9]* [0-9]* [^ ]* / \([^ ]*\) .* - cgroup2 .*|\1|p' /proc/self/mountinfo | head -n 1)
+cg_mode=
+cg_deleg=
+
+cg_require()
+{
+	if [ -z "$cg_mount" ] || ! grep -qw memory "$cg_mount/cgroup.controllers" ||
+	   ! grep -qw pids "$cg_mount/cgroup.controllers"; then
+		skip_all "no cgroup v2 with the memory and pids controllers here (cgroup v1 or hybrid); CI runs this test in ../shared/tools/vm-run"
+	fi
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root to set up the delegated and unprivileged settings"
+	[ -z "$TPMON_WRAPPER" ] || skip_all "runs tpmon as another user: not under $TPMON_WRAPPER"
+	command -v setpriv >/dev/null || skip_all "no setpriv"
+	# the unprivileged user writes the outputs and runs the helpers
+	chmod 777 "$tmp"
+}
+
+cg_end_setting()
+{
+	if [ -n "$cg_deleg" ]; then
+		rmdir "$cg_deleg" 2>/dev/null || diag "could not remove $cg_deleg: $(ls "$cg_deleg" | grep -v '\.')"
+		cg_deleg=
+	fi
+	TPMON_WRAPPER=
+}
+
+cg_setting()
+{
+	cg_end_setting
+	cg_mode=$1
+	case $1 in
+	root) ;;
+	delegated)
+		cg_deleg=$cg_mount/tp-test-$$-$1
+		mkdir "$cg_deleg" || bail_out "cannot make $cg_deleg"
+		chown 65534:65534 "$cg_deleg" "$cg_deleg/cgroup.procs" \
+			"$cg_deleg/cgroup.subtree_control" "$cg_deleg/cgroup.threads"
+		TPMON_WRAPPER="$TESTS_SRCDIR/cgroup-as $cg_deleg" ;;
+	none)
+		TPMON_WRAPPER="$TESTS_SRCDIR/cgroup-as -" ;;
+	esac
+}
+
+# cg_left: the tpmon-* cgroups anywhere in the hierarchy, one a line.
+cg_left()
+{
+	find "$cg_mount" -mindepth 1 -type d -name 'tpmon-*' 2>/dev/null
+}
+
+# assert_no_cgroup_left: a test point passing when no run cgroup is left.
+assert_no_cgroup_left()
+{
+	tp_cgl=$(cg_left)
+	[ -z "$tp_cgl" ]
+	ok $? "$cg_mode: no cgroup of the run is left" || diag "left: $tp_cgl"
+}
+
+cg_cleanup()
+{
+	tp_status=$?
+	cg_end_setting
+	# shellcheck disable=SC2046 # one path a word
+	for tp_d in $(cg_left | sort -r); do
+		echo 1 >"$tp_d/cgroup.kill" 2>/dev/null
+		rmdir "$tp_d" 2>/dev/null
+	done
+	(exit $tp_status)
+	tp_cleanup
+}
+trap cg_cleanup EXIT

@@ -1,0 +1,23 @@
+## SPDX-License-Identifier: MIT
+## tests/cgroup.mk: the cgroup v2 tests (containment, kernel figures and
+## limits, --tracking=cgroup, the SIGKILL guard).  They skip where no
+## cgroup v2 with the memory and pids controllers exists (this project's
+## hosts); CI runs them as root in ../shared/tools/vm-run, where each runs
+## its cases as root, as a user in a delegated cgroup and as a user
+## without one (tests/cgroup-common.sh).  Included by tests/local.mk.
+TP_CGROUP_TESTS = \
+	tests/cgroup-basic.test \
+	tests/cgroup-limits.test \
+	tests/cgroup-sigkill.test \
+	tests/cgroup-tools.test \
+	tests/cgroup-nested.test
+
+TESTS += $(TP_CGROUP_TESTS)
+EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS)
+
+# make check-cgroup-vm: the cgroup tests in the VM (see .ci/run).
+VM_RUN = $(abs_top_srcdir)/../shared/tools/vm-run
+check-cgroup-vm: all
+	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
+	$(VM_RUN) --timeout 540 -- \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS)'
