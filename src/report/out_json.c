@@ -74,7 +74,8 @@ static json_t *category(const struct rp_cat *c)
 	return o;
 }
 
-int rp_out_json(const char *path, const struct rp_cat *c, size_t n)
+int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
+		char *const *notes, size_t nnotes)
 {
 	json_t *root = json_object(), *cats = json_array();
 	char *text;
@@ -84,6 +85,14 @@ int rp_out_json(const char *path, const struct rp_cat *c, size_t n)
 	for (i = 0; i < n; i++)
 		json_array_append_new(cats, category(&c[i]));
 	json_object_set_new(root, "categories", cats);
+	if (nnotes) {
+		json_t *a = json_array();
+
+		/* our own text (and numbers): valid UTF-8 */
+		for (i = 0; i < nnotes; i++)
+			json_array_append_new(a, json_string(notes[i]));
+		json_object_set_new(root, "notes", a);
+	}
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			  JSON_REAL_PRECISION(12));
 	json_decref(root);

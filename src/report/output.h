@@ -10,8 +10,10 @@
 /* Per category: counts, figures, allocations, fit and waste; 80 columns. */
 void rp_out_text(FILE *f, const struct rp_cat *c, size_t n);
 
-/* The --json document.  0, or -1 after an error message. */
-int rp_out_json(const char *path, const struct rp_cat *c, size_t n);
+/* The --json document, with the @nnotes @notes on the sources (rp_notes())
+ * as "notes" when there are any.  0, or -1 after an error message. */
+int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
+		char *const *notes, size_t nnotes);
 
 /* One row per task.  0, or -1 after an error message. */
 int rp_out_csv(const char *path, const struct rp_store *st,

@@ -73,8 +73,15 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		rp_out_text(stdout, c, n);
 		rp_notes_text(stdout, st);
 	}
-	if (o->json && rp_out_json(o->json, c, n) < 0)
-		status = 1;
+	if (o->json) {
+		char *notes[8];
+		size_t nn = rp_notes(st, notes, 8), i;
+
+		if (rp_out_json(o->json, c, n, notes, nn) < 0)
+			status = 1;
+		for (i = 0; i < nn; i++)
+			free(notes[i]);
+	}
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
 		status = 1;
 	if (o->timeline && rp_timeline_write(o->timeline, st, g, n) < 0)
