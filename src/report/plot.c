@@ -186,6 +186,16 @@ static double num(const json_t *root, const char *key)
 	return json_is_number(v) ? json_number_value(v) : -1;
 }
 
+/* @v ("%.4g") into @buf of 32 bytes; "?" when unknown (num() < 0). */
+static const char *figure(char *buf, double v)
+{
+	if (v < 0)
+		snprintf(buf, 32, "?");
+	else
+		snprintf(buf, 32, "%.4g", v);
+	return buf;
+}
+
 /* The summary, or in cctools mode TEMPLATE.tpmon.json, which has every
  * field.  A run without one is still plotted, without limits. */
 static void read_summary(const char *template, struct run *run)
@@ -238,11 +248,17 @@ static void read_summary(const char *template, struct run *run)
 	} else if (num(run->root, "leftover_processes") > 0) {
 		snprintf(run->why, sizeof(run->why), "main process ended, others left");
 	}
-	snprintf(run->figures, sizeof(run->figures),
-		 "wall %.4g s, cpu %.4g s, peak %.4g cores, RSS %.4g MB, %.0f processes%s%s",
-		 run->wall, num(run->root, "cpu_time"), num(run->root, "cores"),
-		 num(run->root, "memory"), num(run->root, "total_processes"),
-		 run->why[0] ? "; stopped: " : "", run->why);
+	{
+		char f[5][32];
+
+		snprintf(run->figures, sizeof(run->figures),
+			 "wall %s s, cpu %s s, peak %s cores, RSS %s MB, %s processes%s%s",
+			 figure(f[0], run->wall), figure(f[1], num(run->root, "cpu_time")),
+			 figure(f[2], num(run->root, "cores")),
+			 figure(f[3], num(run->root, "memory")),
+			 figure(f[4], num(run->root, "total_processes")),
+			 run->why[0] ? "; stopped: " : "", run->why);
+	}
 	cmd = json_string_value(json_object_get(run->root, "command"));
 	if (cmd)
 		run->title = safetext_clip(cmd, 83);
