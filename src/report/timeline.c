@@ -416,6 +416,9 @@ static int draw(struct gp *gp, char **made, bool svg, const struct rp_store *st,
 	*made = NULL;
 	if (rp_timeline_layout(&l, st, g, ng) != 0)
 		return 1;
+	/* tasks that all took no time: a second to draw them on */
+	if (l.span <= 0)
+		l.span = 1;
 	unit = time_unit(l.span, &unit_name);
 	*made = gp_path(gp, svg ? "timeline.svg" : "timeline.png");
 	r = write_bars(gp, &l, st, unit, bars, marks);
