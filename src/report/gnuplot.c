@@ -45,14 +45,21 @@ char *gp_path(const struct gp *g, const char *name)
 	return xasprintf("%s/%s", g->dir, name);
 }
 
-void gp_text(FILE *f, const char *s)
+void gp_file(FILE *f, const char *path)
 {
-	char *shown = safetext_dup(s), *p;
+	const char *p;
 
 	fputc('"', f);
-	for (p = shown; *p; p++)
+	for (p = path; *p; p++)
 		fprintf(f, "\\%03o", (unsigned char)*p);
 	fputc('"', f);
+}
+
+void gp_text(FILE *f, const char *s)
+{
+	char *shown = safetext_dup(s);
+
+	gp_file(f, shown);
 	free(shown);
 }
 

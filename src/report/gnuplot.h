@@ -34,12 +34,17 @@ int gp_open(struct gp *g, const char *who);
  * caller; gp_close() removes the file. */
 char *gp_path(const struct gp *g, const char *name);
 
-/* Write @s (untrusted, any bytes) to the script @f as a gnuplot string
- * constant: the shown form of @s (safetext.h: controls, bidirectional
+/* Write @s (untrusted text, any bytes, to be drawn) to the script @f as a
+ * gnuplot string constant: the shown form of @s (safetext.h: controls, bidirectional
  * controls and invalid UTF-8 as escapes) with every byte as an octal
  * escape, in double quotes.  @f may be a memory stream whose text goes
  * into the script later. */
 void gp_text(FILE *f, const char *s);
+
+/* Write the file name @path to the script @f as gp_text() writes text,
+ * but byte for byte (not its shown form): a name with any bytes in it
+ * (the --plots DIR, $TMPDIR) names the same file in gnuplot. */
+void gp_file(FILE *f, const char *path);
 
 /* Write @v to the script @f: "%.15g" when finite, else NaN. */
 void gp_num(FILE *f, double v);

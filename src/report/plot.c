@@ -317,12 +317,12 @@ static void panel(FILE *f, const char *ylabel, const char *series, const char *u
 		fputs("\nunset xlabel\nset format x ''\n", f);
 	}
 	fputs("plot ", f);
-	gp_text(f, series);
+	gp_file(f, series);
 	fprintf(f, " using %s with lines ls 1 title ", using_a);
 	gp_text(f, title_a);
 	if (using_b) {
 		fputs(", ", f);
-		gp_text(f, series);
+		gp_file(f, series);
 		fprintf(f, " using %s with lines ls 2 title ", using_b);
 		gp_text(f, title_b);
 	}
@@ -389,7 +389,7 @@ static void write_script(FILE *f, const char *out, bool svg, const char *series,
 	else
 		fprintf(f, "set terminal pngcairo noenhanced size 1100,%d font 'sans,10' background '#ffffff'\n", height);
 	fputs("set output ", f);
-	gp_text(f, out);
+	gp_file(f, out);
 	fputc('\n', f);
 	fputs(style, f);
 	fputs("set xrange [0:", f);

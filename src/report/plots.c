@@ -150,10 +150,10 @@ static void both_terminals(FILE *f, const char *base, const char *plot_cmd)
 
 	fprintf(f, "set terminal pngcairo noenhanced size %d,%d font 'DejaVu Sans,10'\n"
 		"set output ", PLOT_W, PLOT_H);
-	gp_text(f, png);
+	gp_file(f, png);
 	fprintf(f, "\n%s\nset terminal svg noenhanced size %d,%d font 'DejaVu Sans,10' background '#ffffff'\n"
 		"set output ", plot_cmd, PLOT_W, PLOT_H);
-	gp_text(f, svg);
+	gp_file(f, svg);
 	fprintf(f, "\n%s\nunset output\n", plot_cmd);
 	free(png);
 	free(svg);
@@ -255,7 +255,7 @@ static int histogram(struct gp *g, const char *dir, size_t index, const char *na
 		FILE *m = open_memstream(&cmd, &len);
 
 		fputs("plot ", m);
-		gp_text(m, data);
+		gp_file(m, data);
 		fprintf(m, " using (bin($1)):(1) smooth frequency with boxes "
 			"lc rgb '#4a90c8' title 'tasks'%s", keys);
 		fclose(m);
@@ -340,7 +340,7 @@ static int scatter(struct gp *g, const char *dir, size_t index, const char *name
 			continue;
 		if (any++)
 			fputs(", ", m);
-		gp_text(m, data[e]);
+		gp_file(m, data[e]);
 		fprintf(m, " using 1:2 with points pt 7 ps 0.6 lc rgb '%s' title '%s (%zu)'",
 			end_color[e], end_label[e], count[e]);
 	}

@@ -354,7 +354,7 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 		fprintf(s, "set terminal pngcairo noenhanced size 1100,%d font 'DejaVu Sans,10'\n",
 			height);
 	fputs("set output ", s);
-	gp_text(s, out);
+	gp_file(s, out);
 	/* room on the left for the longest host label (about 7 px a character) */
 	fprintf(s, "\nset multiplot\nset lmargin at screen %.4f\nset rmargin at screen 0.74\n",
 		fmin(0.17, fmax(0.07, (24 + 7.2 * (double)longest_label(l)) / 1100)));
@@ -371,14 +371,14 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 	host_tics(s, l);
 	host_lines(s, l);
 	fputs("plot ", s);
-	gp_text(s, bars[0]);
+	gp_file(s, bars[0]);
 	fputs(" using 1:2:3:4:5 with boxxyerror lc rgb variable notitle", s);
 	key_entries(s, g, ng, l);
 	fputs(", ", s);
-	gp_text(s, bars[1]);
+	gp_file(s, bars[1]);
 	fprintf(s, " using 1:2 with points pt 2 ps %.2f lw 2 lc rgb '#000000' %s, ", mark,
 		marks[0] ? "title \"failed\"" : "notitle");
-	gp_text(s, bars[2]);
+	gp_file(s, bars[2]);
 	fprintf(s, " using 1:2 with points pt 11 ps %.2f lc rgb '#d62728' %s\n", mark * 1.1,
 		marks[1] ? "title \"stopped at a limit\"" : "notitle");
 	/* bottom: what ran at once */
@@ -395,7 +395,7 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 		"set y2label \"memory (%s)\"\n", start, unit_name, mem_unit);
 	fprintf(s, "set key at screen 0.80, screen %.4f left top vertical Left reverse "
 		"samplen 1.5 spacing 1.2\nplot ", split - 10.0 / height);
-	gp_text(s, load);
+	gp_file(s, load);
 	fprintf(s, " using 1:2 with steps lw 2 lc rgb '#333333' title \"running tasks\", '' using 1:3 "
 		"with steps lw 2 lc rgb '#2b8cbe' title \"cores (means)\", '' using 1:($4/%g) "
 		"axes x1y2 with steps lw 2 lc rgb '#e6550d' title \"memory (peaks, %s)\"\n"

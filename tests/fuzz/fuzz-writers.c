@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz-writers.c: libFuzzer harness for the writers of untrusted text
  * (issue 18): random bytes through the shown form (safetext.c), a gnuplot
- * script line (gp_text), HTML text (html_text), CSV's UTF-8 repair
+ * script line (gp_text, and gp_file for file names), HTML text (html_text), CSV's UTF-8 repair
  * (safetext_utf8), JSON (jsontext_new), and the SVG check of the page
  * (html_svg_inert).  Each output is judged by a strict checker written
  * here, not by the writer's own code: the gnuplot line must be exactly
  * `set title "` + octal escapes + `"` with nothing else from the input,
- * and decode to the shown form; HTML text must hold no markup character
+ * and decode to the shown form (a file name: to the input itself); HTML text must hold no markup character
  * and decode to the shown form; the shown form must be valid UTF-8 with
  * no control, DEL, C1 or bidi control and be its own shown form; an SVG
  * the check passes must hold no script, handler or javascript: URL.
@@ -76,14 +76,14 @@ static char *written(void (*put)(FILE *, const char *), const char *prefix, cons
 	return buf;
 }
 
-/* The gnuplot line: `set title "` (\ooo)* `"` newline, and nothing else;
+/* The gnuplot line: @prefix `"` (\ooo)* `"` newline, and nothing else;
  * what it decodes to must be @shown. */
-static void check_gnuplot(const char *line, const char *shown)
+static void check_gnuplot(const char *line, const char *prefix, const char *shown)
 {
-	const char *p = line + strlen("set title \"");
+	const char *p = line + strlen(prefix) + 1;
 	size_t o = 0, len = strlen(shown);
 
-	if (strncmp(line, "set title \"", strlen("set title \"")))
+	if (strncmp(line, prefix, strlen(prefix)) || line[strlen(prefix)] != '"')
 		abort();
 	while (*p == '\\') {
 		int v;
@@ -201,7 +201,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	out = written(gp_text, "set title ", s, "\n");
-	check_gnuplot(out, shown);
+	check_gnuplot(out, "set title ", shown);
+	free(out);
+	out = written(gp_file, "set output ", s, "\n");
+	check_gnuplot(out, "set output ", s);
 	free(out);
 	out = written(html_text, "", s, "");
 	check_html(out, shown);
