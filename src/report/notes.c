@@ -15,7 +15,8 @@ static const char nextflow[] =
 static const char snakemake[] =
 	"Snakemake benchmark files: memory is max_rss and memory_pss max_pss, "
 	"the largest sum over the job's processes at a psutil sample (every "
-	"0.5 s, then every 30 s; NA when no sample was taken); cores is "
+	"0.5 s, then every 30 s; a job that ended before the first sample gets "
+	"NA from Snakemake 8 and 0 from Snakemake 7, both unknown here); cores is "
 	"cpu_time / s, the mean; tasks are grouped by rule_name where the file "
 	"has it, else by the benchmark file's directory (benchmarks/RULE/...) or "
 	"name (benchmarks/RULE.tsv).";

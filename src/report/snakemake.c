@@ -170,11 +170,9 @@ static char *json_rule(const json_t *j)
 	return json_is_string(j) ? xstrdup(json_string_value(j)) : NULL;
 }
 
-static void fill(struct rp_task *t, const char *const v[SM__COUNT])
+/* The figures of the samples: memory, PSS, I/O, CPU time and cores. */
+static void fill_samples(struct rp_task *t, const char *const v[SM__COUNT])
 {
-	t->v[RP_WALL_TIME] = num(v[SM_S]);
-	if (isnan(t->v[RP_WALL_TIME]) && v[SM_HMS])
-		rp_smk_hms(v[SM_HMS], &t->v[RP_WALL_TIME]);
 	t->v[RP_MEMORY] = num(v[SM_MAX_RSS]);
 	t->v[RP_MEMORY_PSS] = num(v[SM_MAX_PSS]);
 	t->v[RP_BYTES_READ] = num(v[SM_IO_IN]);
@@ -182,6 +180,18 @@ static void fill(struct rp_task *t, const char *const v[SM__COUNT])
 	t->v[RP_CPU_TIME] = num(v[SM_CPU_TIME]);
 	if (t->v[RP_WALL_TIME] > 0 && !isnan(t->v[RP_CPU_TIME]))
 		t->v[RP_CORES] = t->v[RP_CPU_TIME] / t->v[RP_WALL_TIME];
+}
+
+static void fill(struct rp_task *t, const char *const v[SM__COUNT])
+{
+	t->v[RP_WALL_TIME] = num(v[SM_S]);
+	if (isnan(t->v[RP_WALL_TIME]) && v[SM_HMS])
+		rp_smk_hms(v[SM_HMS], &t->v[RP_WALL_TIME]);
+	/* max_rss 0: no sample saw a process (any live process has a
+	 * resident set), as Snakemake 7 writes for a job shorter than its
+	 * first sample (8 writes NA): every figure of the samples unknown */
+	if (num(v[SM_MAX_RSS]) != 0)
+		fill_samples(t, v);
 	t->given[RP_G_CORES] = num(v[SM_THREADS]);
 	/* a benchmark file is written for a job that succeeded */
 	t->exit_type = xstrdup("normal");

@@ -167,7 +167,8 @@ static void snakemake_files(void)
 		"s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 		"12.3456\t0:00:12\t250.50\t800.10\t240.00\t245.25\t10.00\t5.50\t190.00\t23.10\n"
 		"0.3100\t0:00:00\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\n"
-		"NA\t-\t1\t1\t1\t1\t1\t1\t1\t1\n";
+		"NA\t-\t1\t1\t1\t1\t1\t1\t1\t1\n"
+		"0.0196\t0:00:00\t0\t0\t0\t0\t0.00\t0.00\t0.00\t0\n";
 	const char *jsonl =
 		"{\"cpu_time\": 4.05, \"h:m:s\": \"0:00:04\", \"io_in\": 2.0, \"io_out\": 1.0, "
 		"\"max_pss\": 115.5, \"max_rss\": 120.25, \"rule_name\": [\"call\"], \"s\": 4.5, "
@@ -176,7 +177,7 @@ static void snakemake_files(void)
 		"[1, 2]\n";
 
 	is_int(parse(&st, "benchmarks/bwa/A.tsv", tsv, &c), RP_F_SNAKEMAKE, "smk tsv: detected");
-	is_int(c.tasks, 2, "smk tsv: 2 runs");
+	is_int(c.tasks, 3, "smk tsv: 3 runs");
 	is_int(c.bad, 1, "smk tsv: a run without its time is refused");
 	is_str(st.tasks[0].category, "bwa", "smk tsv: rule from the path");
 	is_double(st.tasks[0].v[RP_MEMORY], 250.5, 0, "smk tsv: max_rss in MB");
@@ -184,6 +185,10 @@ static void snakemake_files(void)
 	is_double(st.tasks[0].v[RP_CORES], 23.1 / 12.3456, 1e-12, "smk tsv: cores cpu_time / s");
 	ok(isnan(st.tasks[1].v[RP_MEMORY]) && isnan(st.tasks[1].v[RP_CPU_TIME]) &&
 	   st.tasks[1].v[RP_WALL_TIME] == 0.31, "smk tsv: NA is unknown, s is kept");
+	ok(isnan(st.tasks[2].v[RP_MEMORY]) && isnan(st.tasks[2].v[RP_CPU_TIME]) &&
+	   isnan(st.tasks[2].v[RP_BYTES_READ]) && isnan(st.tasks[2].v[RP_CORES]) &&
+	   st.tasks[2].v[RP_WALL_TIME] == 0.0196,
+	   "smk tsv: Snakemake 7's zeros of a job no sample saw are unknown, s is kept");
 	rp_store_free(&st);
 	is_int(parse(&st, "x/y.jsonl", jsonl, &c), RP_F_SNAKEMAKE_JSONL, "smk jsonl: detected");
 	is_int(c.tasks, 1, "smk jsonl: one good record");
@@ -313,7 +318,7 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	plan(105);
+	plan(106);
 	nextflow_values();
 	sacct_values();
 	snakemake_values();
