@@ -29,6 +29,7 @@ struct tinfo {
 	char *category;
 	char *host;
 	double given[RP_G__COUNT];	/* from the RUNNING line; NAN unknown */
+	double running_at;	/* the last RUNNING line's time (s); NAN none */
 	bool retrieved;		/* a RETRIEVED line not yet followed by DONE */
 	bool used;
 };
@@ -43,6 +44,7 @@ struct log {
 	long line;		/* the number of the line being read */
 	long first_bad;		/* the line of the first skipped record */
 	char why[128];		/* and why it was skipped */
+	double now;		/* the time of the line being read (s); NAN */
 };
 
 static size_t hash_id(long id, size_t cap)
@@ -91,6 +93,7 @@ static struct tinfo *info_of(struct log *lg, long id)
 		t->id = id;
 		for (g = 0; g < RP_G__COUNT; g++)
 			t->given[g] = NAN;
+		t->running_at = NAN;
 		lg->n++;
 	}
 	return t;
@@ -213,6 +216,12 @@ static int add_task(struct rp_store *st, const char *path, struct log *lg,
 		replace(&t->host, ti->host);
 	if (ti)
 		memcpy(t->given, ti->given, sizeof(t->given));
+	/* no start and end in the measurement (monitoring off): the task ran
+	 * from its RUNNING line to this one, as the log says */
+	if (ti && isnan(t->started) && isnan(t->ended) && lg->now >= ti->running_at) {
+		t->started = ti->running_at;
+		t->ended = lg->now;
+	}
 	free(t->exit_type);
 	t->exit_type = exit_type_of(result);
 	t->exit_status = strtol(code, NULL, 10);
@@ -238,6 +247,8 @@ static long task_line(struct rp_store *st, const char *path, struct log *lg,
 			replace(&ti->category, first);
 	} else if (strcmp(state, "RUNNING") == 0) {
 		first = word(&rest);
+		if (ti)
+			ti->running_at = lg->now;
 		if (ti && first)
 			replace(&ti->host, first);
 		if (ti && first && word(&rest))
@@ -305,6 +316,16 @@ static void warn_skipped(const struct log *lg, const char *path)
 	free(w);
 }
 
+/* A line's TIME, microseconds since the epoch, in seconds; NAN when it is
+ * not a plausible one (1973 to 5138). */
+static double log_time(const char *s)
+{
+	char *end;
+	double us = strtod(s, &end);
+
+	return *end == '\0' && us >= 1e14 && us <= 1e17 ? us / 1e6 : NAN;
+}
+
 long rp_txnlog_read(struct rp_store *st, FILE *f, const char *path)
 {
 	struct log lg;
@@ -324,6 +345,7 @@ long rp_txnlog_read(struct rp_store *st, FILE *f, const char *path)
 		    !isdigit((unsigned char)pid_s[0]))
 			continue;
 		lines++;
+		lg.now = log_time(time_s);
 		if (strcmp(kind, "TASK") == 0)
 			tasks += task_line(st, path, &lg, rest);
 	}
