@@ -548,12 +548,12 @@ static void kill_listed(const char *dir, void *arg)
 	w->depth--;
 }
 
-int cgroup_kill(const char *dir, int wait_ms)
+int cgroup_kill(const char *dir, int wait_ms, bool kill_file)
 {
 	int waited = 0;
 	bool frozen;
 
-	if (cgroup_write(dir, "cgroup.kill", "1") == 0)
+	if (kill_file && cgroup_write(dir, "cgroup.kill", "1") == 0)
 		return cgroup_wait_empty(dir, wait_ms);
 	/* before 5.14: freeze (5.2) so that nothing forks between reading
 	 * cgroup.procs and the kills, and kill what is listed until none is

@@ -107,10 +107,11 @@ int cgroup_populated(const char *dir);
 /* Fill @f from @dir's files.  Figures that cannot be read stay unknown. */
 void cgroup_figures(const char *dir, struct tp_cg_figures *f);
 
-/* Kill every process in @dir and its descendants: cgroup.kill (5.14),
- * else freezing (5.2) and SIGKILL to each process until none is left.
- * Waits up to @wait_ms for the cgroup to empty.  0 when empty, else -1. */
-int cgroup_kill(const char *dir, int wait_ms);
+/* Kill every process in @dir and its descendants: cgroup.kill (5.14)
+ * when @kill_file, else (or when the file is missing) freezing (5.2) and
+ * SIGKILL to each process until none is left.  Waits up to @wait_ms for
+ * the cgroup to empty.  0 when empty, else -1. */
+int cgroup_kill(const char *dir, int wait_ms, bool kill_file);
 
 /* Wait up to @wait_ms for @dir to hold no live process.  0, or -1. */
 int cgroup_wait_empty(const char *dir, int wait_ms);

@@ -258,7 +258,7 @@ static void wait_alone(const char *dir, pid_t self)
 static void teardown(const struct tp_cgrun *c, pid_t self)
 {
 	if (c->task[0] && access(c->task, F_OK) == 0) {
-		cgroup_kill(c->task, KILL_WAIT_MS);
+		cgroup_kill(c->task, KILL_WAIT_MS, c->kill_file);
 		cgroup_remove(c->task, REMOVE_WAIT_MS);
 	}
 	wait_alone(c->monitor, self);
@@ -299,7 +299,9 @@ static int make_run(struct tp_cgrun *c, bool own, char *why, size_t size)
 	c->controllers = cgroup_controllers(c->task, "cgroup.controllers");
 	if ((c->controllers & TP_CG_NEEDED) != TP_CG_NEEDED)
 		return set_why(why, size, "%s lacks the memory or pids controller", c->task);
-	c->kill_file = cgroup_can_kill(c->task);
+	/* TPMON_CGROUP_NO_KILL_FILE=1 takes the way of kernels before
+	 * 5.14 (freeze and kill each process), to test it on a newer one */
+	c->kill_file = cgroup_can_kill(c->task) && !getenv("TPMON_CGROUP_NO_KILL_FILE");
 	return 0;
 }
 
@@ -418,7 +420,7 @@ int cgrun_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 
 int cgrun_kill(const struct tp_cgrun *c, int wait_ms)
 {
-	return cgroup_kill(c->task, wait_ms);
+	return cgroup_kill(c->task, wait_ms, c->kill_file);
 }
 
 const char *cgrun_name(const struct tp_cgrun *c)
@@ -470,7 +472,7 @@ int cgrun_sweep(const char *base, const char *except)
 		/* a live tpmon (or its guard) is always in its monitor leaf */
 		if (cgroup_populated(mon) > 0 || !settled(run))
 			continue;
-		cgroup_kill(run, KILL_WAIT_MS);
+		cgroup_kill(run, KILL_WAIT_MS, true);
 		if (cgroup_remove(run, REMOVE_WAIT_MS) == 0) {
 			debug_msg("cgroup: swept %s", run);
 			n++;
