@@ -44,3 +44,4 @@ include $(srcdir)/tests/nest-peak.mk
 include $(srcdir)/tests/trace-out.mk
 include $(srcdir)/tests/bench-stops.mk
 include $(srcdir)/tests/ship.mk
+include $(srcdir)/tests/batch.mk
