@@ -44,12 +44,14 @@ slurm_need()
 	id munge >/dev/null 2>&1 || skip_all "no munge user (Debian package munge)"
 }
 
-# slurm_free_port: a TCP port nobody listens on (random in 20000-59999).
+# slurm_free_port: a TCP port no socket uses, below the kernel's range of
+# ephemeral ports (random in 10000-32767), so that no outgoing connection
+# takes it before the daemon binds it.
 slurm_free_port()
 {
 	while :; do
-		slurm_p=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000))
-		ss -Htln "sport = :$slurm_p" 2>/dev/null | grep -q . || {
+		slurm_p=$((10000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 22768))
+		ss -Htan "sport = :$slurm_p" 2>/dev/null | grep -q . || {
 			echo "$slurm_p"
 			return
 		}
@@ -125,7 +127,8 @@ slurm_munge()
 }
 
 # slurm_start: the cluster, ready for jobs (node idle).  Installs the
-# exit trap that stops it.
+# exit trap that stops it.  A daemon that dies at the start (a port taken
+# meanwhile) is started again on other ports, three times at most.
 slurm_start()
 {
 	slurm_need
@@ -141,22 +144,42 @@ slurm_start()
 	TPMON_TEST_MARK=$SLURM_MARK
 	export SLURM_CONF TPMON_TEST_MARK
 	trap 'slurm_rc=$?; slurm_stop; (exit $slurm_rc); tp_cleanup' 0
-	slurm_conf
 	slurm_munge
+	slurm_munged=$slurm_pids
+	for slurm_try in 1 2 3; do
+		slurm_conf
+		slurm_daemons && return 0
+		slurm_logs
+		for slurm_pid in $slurm_daemon_pids; do
+			kill -9 "$slurm_pid" 2>/dev/null
+			wait "$slurm_pid" 2>/dev/null
+		done
+		slurm_pids=$slurm_munged
+	done
+	bail_out "Slurm did not start (three tries)"
+}
+
+# slurm_daemons: start slurmctld and slurmd on the configuration; 0 once
+# the node is idle, 1 when a daemon died or 30 s went by.
+slurm_daemons()
+{
+	rm -rf "$SLURM_DIR/state" && mkdir -p "$SLURM_DIR/state" || bail_out "mkdir state"
 	TPMON_TEST_MARK=$tp_mark_base.slurm. slurmctld -D -i -f "$SLURM_CONF" \
 		</dev/null >"$SLURM_DIR/slurmctld.out" 2>&1 &
-	slurm_pids="$slurm_pids $!"
+	slurm_daemon_pids=$!
 	TPMON_TEST_MARK=$tp_mark_base.slurm. slurmd -D -N "$SLURM_NODE" -f "$SLURM_CONF" \
 		</dev/null >"$SLURM_DIR/slurmd.out" 2>&1 &
-	slurm_pids="$slurm_pids $!"
-	for _ in $(seq 150); do
-		case $(sinfo -h -n "$SLURM_NODE" -o %T 2>/dev/null) in
-		idle) return 0 ;;
-		esac
+	slurm_daemon_pids="$slurm_daemon_pids $!"
+	slurm_pids="$slurm_pids $slurm_daemon_pids"
+	slurm_end=$(($(date +%s) + 30))
+	while [ "$(date +%s)" -le "$slurm_end" ]; do
+		for slurm_pid in $slurm_daemon_pids; do
+			kill -0 "$slurm_pid" 2>/dev/null || return 1
+		done
+		[ "$(timeout 5 sinfo -h -n "$SLURM_NODE" -o %T 2>/dev/null)" = idle ] && return 0
 		sleep 0.2
 	done
-	slurm_logs
-	bail_out "the Slurm node did not become idle in 30 s"
+	return 1
 }
 
 # slurm_logs: the daemons' logs into the test's log.
@@ -175,7 +198,7 @@ slurm_stop()
 {
 	[ -n "$SLURM_DIR" ] || return 0
 	if [ -n "$slurm_pids" ]; then
-		scancel --full --quiet --partition=test 2>/dev/null
+		timeout 5 scancel --full --quiet --partition=test 2>/dev/null
 		for slurm_pid in $slurm_pids; do
 			kill "$slurm_pid" 2>/dev/null
 		done
@@ -201,10 +224,12 @@ slurm_wait_job()
 {
 	slurm_end=$(($(date +%s) + $2))
 	while [ "$(date +%s)" -le "$slurm_end" ]; do
-		[ -z "$(squeue -h -j "$1" 2>/dev/null)" ] && return 0
+		# squeue lists pending and running jobs only
+		slurm_q=$(timeout 10 squeue -h -j "$1" 2>/dev/null) && [ -z "$slurm_q" ] &&
+			return 0
 		sleep 0.2
 	done
-	diag "job $1 still queued after $2 s: $(squeue -j "$1" 2>&1)"
+	diag "job $1 still queued after $2 s: $(timeout 10 squeue -j "$1" 2>&1)"
 	return 1
 }
 
@@ -214,10 +239,10 @@ slurm_wait_state()
 {
 	slurm_end=$(($(date +%s) + $3))
 	while [ "$(date +%s)" -le "$slurm_end" ]; do
-		[ "$(squeue -h -j "$1" -o %T 2>/dev/null)" = "$2" ] && return 0
+		[ "$(timeout 10 squeue -h -j "$1" -o %T 2>/dev/null)" = "$2" ] && return 0
 		sleep 0.1
 	done
-	diag "job $1 not $2 after $3 s: $(squeue -j "$1" 2>&1)"
+	diag "job $1 not $2 after $3 s: $(timeout 10 squeue -j "$1" 2>&1)"
 	return 1
 }
 
@@ -225,7 +250,7 @@ slurm_wait_state()
 # ExitCode, ...), as Slurm records it.
 slurm_job_field()
 {
-	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+	timeout 10 scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
 
 # slurm_jobcomp_field ID NAME: a field of job ID's line in the jobcomp
