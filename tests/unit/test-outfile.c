@@ -81,12 +81,12 @@ static void test_links(void)
 	struct stat st;
 
 	put(at("victim"), "precious");
-	symlink(at("victim"), at("a.summary"));
+	ok(symlink(at("victim"), at("a.summary")) == 0, "setup: a symbolic link at a.summary");
 	ok(outfile_write(at("a.summary"), "new\n", 4) == 0, "write over a symbolic link");
 	is_str(slurp(at("victim")), "precious", "the link's target is untouched");
 	ok(lstat(at("a.summary"), &st) == 0 && S_ISREG(st.st_mode), "the name is a regular file now");
 	is_str(slurp(at("a.summary")), "new\n", "holding the data");
-	link(at("victim"), at("b.summary"));
+	ok(link(at("victim"), at("b.summary")) == 0, "setup: a hard link at b.summary");
 	ok(outfile_write(at("b.summary"), "x", 1) == 0 && !strcmp(slurp(at("victim")), "precious"),
 	   "a hard link at the name: its other name is untouched");
 	is_int(count_prefix("a.summary.tmp") + count_prefix("b.summary.tmp"), 0,
@@ -118,7 +118,7 @@ static void test_stream_short_write(void)
 
 	memset(rec, 'r', sizeof(rec) - 1);
 	rec[sizeof(rec) - 1] = '\n';
-	symlink(at("victim"), at("s.series"));
+	ok(symlink(at("victim"), at("s.series")) == 0, "setup: a symbolic link at s.series");
 	f = outfile_open(at("s.series"));
 	ok(f != NULL, "a streamed file is created over a link");
 	is_str(slurp(at("victim")), "precious", "without touching the link's target");
@@ -137,7 +137,7 @@ static void test_stream_short_write(void)
 	ok(stat(at("s.series"), &st) == 0 && st.st_size == 1200, "right after the last whole one");
 	/* the task replaces the file by a link: the data is put back */
 	unlink(at("s.series"));
-	symlink(at("victim"), at("s.series"));
+	ok(symlink(at("victim"), at("s.series")) == 0, "setup: the task's link at s.series");
 	ok(outfile_close(f) < 0, "close reports the lost records");
 	ok(stat(at("s.series"), &st) == 0 && st.st_size == 1200 && !strcmp(slurp(at("victim")), "precious"),
 	   "a file replaced by a link during the run is put back in full at close");
@@ -218,7 +218,7 @@ static void test_templates(void)
 
 int main(void)
 {
-	plan(34);
+	plan(38);
 	if (!mkdtemp(dir)) {
 		diag("mkdtemp: %s", strerror(errno));
 		return 99;
