@@ -136,18 +136,25 @@ static int make_pipe(int fds[2])
 
 /* Resume a stop of the child before its exec: a signal that reached it
  * after the seize (re-injected), or an open seen by the seccomp filter
- * (valgrind's own, for one).  Returns -1 if the child died instead. */
-static int unblock_child(pid_t pid, int *died)
+ * (valgrind's own, for one).  Returns 1 when the child has ended, which
+ * is left for the tracker to reap: the error pipe then says whether it
+ * ran the command.  (A loaded machine lets the command exec and exit
+ * between a poll that timed out and this look: its exit is the task's;
+ * it was taken for a death before exec, and tpmon gave up with 125.)
+ * Reproducer: a `tpmon -- true` loop beside a fork bomb. */
+static int unblock_child(pid_t pid)
 {
+	siginfo_t si;
 	int st, event;
-	pid_t w = waitpid(pid, &st, WNOHANG | __WALL);
 
-	if (w != pid)
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL) < 0 ||
+	    si.si_pid != pid)
 		return 0;
-	if (!WIFSTOPPED(st)) {
-		*died = st;
-		return -1;
-	}
+	if (si.si_code != CLD_TRAPPED && si.si_code != CLD_STOPPED)
+		return 1;
+	if (waitpid(pid, &st, WNOHANG | __WALL) != pid || !WIFSTOPPED(st))
+		return 0;
 	event = (unsigned)st >> 16;
 	if (event == 0)
 		tracer_resume(pid, WSTOPSIG(st));	/* signal-delivery stop */
@@ -158,10 +165,11 @@ static int unblock_child(pid_t pid, int *died)
 	return 0;
 }
 
-/* The child's exec verdict: 0 when it exec'd, else its errno, or -1 when
- * it died before exec (*died holds its wait status).  While waiting, the
- * child's stops are resumed, so a signal before exec cannot deadlock us. */
-static int exec_verdict(int fd, pid_t pid, bool traced, int *died)
+/* The child's exec verdict: 0 when it exec'd (or ended without a word:
+ * its end is then the task's, for the tracker to reap), else its errno.
+ * While waiting, the child's stops are resumed, so a signal before exec
+ * cannot deadlock us. */
+static int exec_verdict(int fd, pid_t pid, bool traced)
 {
 	struct pollfd pfd = { fd, POLLIN, 0 };
 	int err = 0;
@@ -174,8 +182,8 @@ static int exec_verdict(int fd, pid_t pid, bool traced, int *died)
 			break;
 		if (r < 0 && errno != EINTR)
 			return 0;
-		if (traced && unblock_child(pid, died) < 0)
-			return -1;
+		if (traced && unblock_child(pid))
+			break;		/* gone: the pipe is closed, its data final */
 	}
 	do
 		n = read(fd, &err, sizeof(err));
@@ -201,7 +209,7 @@ static void reap_dead_child(pid_t pid)
 
 pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 {
-	int go[2], er[2], err, died = 0;
+	int go[2], er[2], err;
 	pid_t pid, parent = getpid();
 
 	if (make_pipe(go) < 0)
@@ -253,13 +261,8 @@ pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 	if (write(go[1], *traced ? "g" : "u", 1) != 1)
 		perror_msg("cannot release the child");
 	close(go[1]);
-	err = exec_verdict(er[0], pid, *traced, &died);
+	err = exec_verdict(er[0], pid, *traced);
 	close(er[0]);
-	if (err < 0) {
-		error_msg("the command died before it started (wait status %#x)", died);
-		*status = TP_EXIT_FAILURE;
-		return -1;
-	}
 	if (err) {
 		errno = err;
 		perror_msg("cannot run %s", o->path);
