@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "disk.h"
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "monitor.h"
 #include "nested.h"
@@ -51,18 +52,15 @@ enum tp_phase { TP_RUNNING, TP_TERMINATING, TP_KILLING };
 
 struct tp_monitor {
 	const struct tp_options *o;
-	struct tp_report *rep;
+	struct tp_figures fig;		/* the run's figures */
+	struct tp_report *rep;		/* fig.rep */
 	struct tp_ptree tree;
 	struct tp_disk *disk;
 	struct tp_series *series;
 	struct tp_opens *files;
 	struct tp_fanout *story;		/* process records, trace */
-	struct tp_cpu_window cpuwin;
-	struct tp_utilization usage;		/* utilization and memory growth */
-	struct tp_cpu_window cpuwin_slow;	/* points >= 1 s apart (cctools rule) */
 	struct tp_net *net;		/* NULL: network figures unknown */
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
-	struct tp_cpu_window netwin;	/* (time, Mbit sent + received) */
 	pid_t root, self;
 	struct tp_track *tk;		/* how the tree is followed */
 	bool root_done;
@@ -78,22 +76,15 @@ struct tp_monitor {
 	unsigned stat_passes;		/* the tree's, when last looked at */
 	enum tp_phase phase;
 	double kill_at;			/* when TERMINATING turns into KILLING */
-	double cur[TP_RES__COUNT];	/* current figures */
-	bool cur_known[TP_RES__COUNT];
-	double reaped_cpu;		/* poll mode: rusage of what we reaped */
 	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
 	struct rlimit old_nofile;	/* the task's open-files limit */
 	bool raised_nice;		/* tpmon raised its priority: */
 	int old_nice;			/* the task gets this nice value back */
-	double pss_unstable;		/* largest PSS sum read while it changed */
 	bool events_pending;		/* drain_events() stopped at its bound */
 	bool sampling;			/* a sample is cut into turns: goes on */
 	double sample_cost;		/* time spent in it so far, s */
 	bool no_children;		/* wait said ECHILD: no tracee is left */
 	struct tp_snapevents *watch;		/* --snapshot-events, or NULL */
-	double snap_start;		/* s from start: the current snapshot's */
-	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
-	bool snap_known[TP_RES__COUNT];
 	bool nest_more;			/* nested_serve() stopped at its bound */
 	struct tp_cgrun *cg;		/* the task's cgroup (borrowed), or NULL */
 };
@@ -103,144 +94,36 @@ static double now_rel(const struct tp_monitor *m)
 	return clock_mono() - m->t0;
 }
 
-/* --- peaks ----------------------------------------------------------- */
+/* --- feeding the figures ------------------------------------------- */
 
-/* The current snapshot's peak of @r (--snapshot-events). */
-static void snap_peak(struct tp_monitor *m, enum tp_res r, double v)
+/* The tree's TCP traffic, GPUs and disk, at @t. */
+static void sample_devices(struct tp_monitor *m, double t)
 {
-	if (!m->snap_known[r] || v > m->snap_value[r])
-		m->snap_value[r] = v;
-	m->snap_known[r] = true;
-}
-
-static void peak(struct tp_monitor *m, enum tp_res r, double v, double t)
-{
-	struct tp_report *rep = m->rep;
-
-	/* (the tree's max_live is a peak since the start: a snapshot's
-	 * count of processes comes from process_born() and the samples) */
-	if (r != TP_RES_MAX_CONCURRENT_PROCESSES)
-		snap_peak(m, r, v);
-	m->cur[r] = v;
-	m->cur_known[r] = true;
-	if (!rep->known[r] || v > rep->value[r]) {
-		rep->value[r] = v;
-		rep->peak_time[r] = t;
-	}
-	rep->known[r] = true;
-}
-
-static void update_cores(struct tp_monitor *m, double t, double cpu)
-{
-	double cores;
-
-	cpuwin_add(&m->cpuwin, t, cpu);
-	if (cpuwin_rate(&m->cpuwin, TP_CORES_PEAK_WINDOW, &cores))
-		peak(m, TP_RES_CORES, cores, t);
-	if (m->o->exit_codes == TP_CODES_CCTOOLS) {
-		/* resource_monitor's judgement, which the engines expect */
-		m->cur[TP_RES_CORES] = cpuwin_cctools_cores(&m->cpuwin_slow, t, cpu);
-		m->cur_known[TP_RES_CORES] = true;
-		return;
-	}
-	/* the limit is judged on a longer window, so a burst is no violation */
-	if (cpuwin_rate(&m->cpuwin, TP_CORES_LIMIT_WINDOW, &cores)) {
-		m->cur[TP_RES_CORES] = cores;
-		m->cur_known[TP_RES_CORES] = true;
-	} else {
-		m->cur_known[TP_RES_CORES] = false;
-	}
-}
-
-/* The tree's TCP traffic so far; bandwidth is the rate over the newest
- * span of at least TP_CORES_PEAK_WINDOW s, and for the limit
- * TP_CORES_LIMIT_WINDOW s, as for cores. */
-static void update_net(struct tp_monitor *m, double t)
-{
+	struct tp_gpu_figures g;
 	uint64_t sent, recv;
-	double mbps = 0;
-
-	if (!m->net)
-		return;
-	net_sample(m->net, &m->tree);
-	net_totals(m->net, &sent, &recv);
-	peak(m, TP_RES_BYTES_SENT, (double)sent / 1048576.0, t);
-	peak(m, TP_RES_BYTES_RECEIVED, (double)recv / 1048576.0, t);
-	cpuwin_add(&m->netwin, t, (double)(sent + recv) * 8 / 1e6);
-	if (cpuwin_rate(&m->netwin, TP_CORES_PEAK_WINDOW, &mbps))
-		peak(m, TP_RES_BANDWIDTH, mbps, t);
-	m->cur_known[TP_RES_BANDWIDTH] = cpuwin_rate(&m->netwin, TP_CORES_LIMIT_WINDOW, &mbps);
-	m->cur[TP_RES_BANDWIDTH] = mbps;
-	if (!m->rep->known[TP_RES_BANDWIDTH]) {
-		m->rep->known[TP_RES_BANDWIDTH] = true;	/* 0 until a window is full */
-		m->rep->peak_time[TP_RES_BANDWIDTH] = -1;
-	}
-}
-
-/* The tree's GPUs: distinct devices used, GPU memory now (the limit) and
- * at its peak, SM utilization. */
-static void update_gpu(struct tp_monitor *m, double t)
-{
-	struct tp_gpu_figures f;
-
-	gpu_sample(m->gpu, &m->tree, t);
-	if (!gpu_figures(m->gpu, &f))
-		return;
-	peak(m, TP_RES_GPUS, (double)f.devices_used, t);
-	peak(m, TP_RES_GPU_MEMORY, f.memory_mb, t);
-	m->rep->gpu_cores_now = f.cores;
-}
-
-static void update_disk(struct tp_monitor *m, double t)
-{
 	double mb, when;
 	long files;
 
-	if (!m->disk || !disk_latest(m->disk, &mb, &files, &when))
-		return;
-	peak(m, TP_RES_DISK, mb, t);
-	peak(m, TP_RES_TOTAL_FILES, (double)files, t);
-	if (disk_partial(m->disk))
-		m->rep->disk_partial = true;	/* a peak may be a lower bound */
+	if (m->disk && disk_latest(m->disk, &mb, &files, &when))
+		figures_disk(&m->fig, mb, files, disk_partial(m->disk), t);
+	if (m->net) {
+		net_sample(m->net, &m->tree);
+		net_totals(m->net, &sent, &recv);
+		figures_net(&m->fig, sent, recv, t);
+	}
+	gpu_sample(m->gpu, &m->tree, t);
+	if (gpu_figures(m->gpu, &g))
+		figures_gpu(&m->fig, &g, t);
 }
 
-static void update_from_sample(struct tp_monitor *m, const struct tp_sample *s)
+static void take_sample(struct tp_monitor *m, const struct tp_sample *s)
 {
-	double t = s->t, load;
-	double cpu = s->cpu_s > m->reaped_cpu ? s->cpu_s : m->reaped_cpu;
+	double load = 0;
+	bool load_known = proc_read_loadavg(&load) == 0;
 
-	peak(m, TP_RES_WALL_TIME, t, t);
-	peak(m, TP_RES_CPU_TIME, cpu, t);
-	peak(m, TP_RES_MEMORY, s->rss_mb, t);
-	peak(m, TP_RES_VIRTUAL_MEMORY, s->vm_mb, t);
-	peak(m, TP_RES_SWAP_MEMORY, s->swap_mb, t);
-	peak(m, TP_RES_BYTES_READ, (double)s->acct.io.read_bytes / 1048576.0, t);
-	peak(m, TP_RES_BYTES_WRITTEN, (double)s->acct.io.write_bytes / 1048576.0, t);
-	peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)m->tree.max_live, t);
-	peak(m, TP_RES_TOTAL_PROCESSES, (double)m->tree.total_processes, t);
-	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
-	snap_peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, (double)s->nprocs);
-	debug_msg("sample t=%.3f procs=%u rss=%.1f pss=%.1f stable=%d", s->t, s->nprocs,
-		  s->rss_mb, s->pss_mb, (int)s->pss_stable);
-	if (s->nprocs > 0 && s->pss_stable) {
-		m->rep->pss_known = true;
-		if (s->pss_mb > m->rep->memory_pss)
-			m->rep->memory_pss = s->pss_mb;
-	} else if (s->nprocs > 0 && s->pss_mb > m->pss_unstable) {
-		m->pss_unstable = s->pss_mb;	/* used only if nothing better comes */
-	}
-	m->rep->acct = s->acct;
-	/* the fit is of the task's memory, not of its teardown */
-	utilization_add(&m->usage, t, cpu, s->rss_mb, s->exiting == 0 && s->nprocs > 0 &&
-		  m->phase == TP_RUNNING && !m->root_done);
-	update_cores(m, t, cpu);
-	update_disk(m, t);
-	update_net(m, t);
-	update_gpu(m, t);
-	if (proc_read_loadavg(&load) == 0 && (!m->rep->load_known || load > m->rep->machine_load)) {
-		m->rep->machine_load = load;
-		m->rep->load_known = true;
-	}
+	figures_sample(&m->fig, s, m->tree.max_live, m->tree.total_processes,
+		       m->phase == TP_RUNNING && !m->root_done, load_known, load);
+	sample_devices(m, s->t);
 }
 
 /* --- stopping the tree ----------------------------------------------- */
@@ -294,7 +177,7 @@ static void violation(struct tp_monitor *m, int r, pid_t who)
 	if (m->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
 		return;
 	warn_msg("limit exceeded: %s %g %s > %g %s, stopping the task",
-		 res_info(r)->name, m->cur[r], res_info(r)->unit,
+		 res_info(r)->name, m->fig.cur[r], res_info(r)->unit,
 		 m->o->limits.value[r], res_info(r)->unit);
 	stop_for_limit(m, who);
 }
@@ -344,12 +227,12 @@ static void check_limits(struct tp_monitor *m, pid_t biggest)
 {
 	int r;
 
-	while ((r = watchdog_check(&m->o->limits, m->cur, m->cur_known)) >= 0) {
+	while ((r = watchdog_check(&m->o->limits, m->fig.cur, m->fig.cur_known)) >= 0) {
 		bool memory = r == TP_RES_MEMORY || r == TP_RES_VIRTUAL_MEMORY ||
 			      r == TP_RES_SWAP_MEMORY || r == TP_RES_MAX_CONCURRENT_PROCESSES ||
 			      r == TP_RES_TOTAL_PROCESSES;
 
-		m->cur_known[r] = false;	/* report each resource once per check */
+		m->fig.cur_known[r] = false;	/* report each resource once per check */
 		/* the engines pass the task's declared gpus (0 when it
 		 * declared none) and keep it to its devices themselves;
 		 * resource_monitor never enforced it */
@@ -370,30 +253,12 @@ static void process_born(struct tp_monitor *m, pid_t pid)
 		return;
 	}
 	gpu_note_pid(m->gpu, pid);
-	m->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = m->tree.nlive;
-	snap_peak(m, TP_RES_MAX_CONCURRENT_PROCESSES, m->tree.nlive);
-	m->cur[TP_RES_TOTAL_PROCESSES] = (double)m->tree.total_processes;
-	m->cur_known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
-	m->cur_known[TP_RES_TOTAL_PROCESSES] = true;
+	figures_born(&m->fig, m->tree.nlive, m->tree.total_processes);
 	if (m->o->limits.set[TP_RES_MAX_CONCURRENT_PROCESSES] ||
 	    m->o->limits.set[TP_RES_TOTAL_PROCESSES])
 		check_limits(m, pid);
 	if (m->phase != TP_RUNNING)
 		kill(pid, SIGKILL);
-}
-
-/* A process's peak RSS, known at its end, bounds the tree's peak even
- * when no sample caught it (a 0.2 s spike between samples). */
-static void note_hwm(struct tp_monitor *m, uint64_t hwm_kb)
-{
-	struct tp_report *rep = m->rep;
-	double mb = (double)hwm_kb / 1024.0;
-
-	if (!rep->known[TP_RES_MEMORY] || mb > rep->value[TP_RES_MEMORY]) {
-		rep->value[TP_RES_MEMORY] = mb;
-		rep->peak_time[TP_RES_MEMORY] = now_rel(m);
-		rep->known[TP_RES_MEMORY] = true;
-	}
 }
 
 /* A thread of the tree has ended (track.h). */
@@ -402,8 +267,8 @@ static void on_end(void *arg, const struct tp_track_end *e)
 	struct tp_monitor *m = arg;
 
 	if (e->leader)
-		note_hwm(m, e->hwm_kb);
-	m->reaped_cpu += e->untracked_cpu;
+		figures_note_hwm(&m->fig, e->hwm_kb, now_rel(m));
+	m->fig.reaped_cpu += e->untracked_cpu;
 	if (e->tid != m->root)
 		return;
 	m->root_done = true;
@@ -522,42 +387,18 @@ static double next_delay(struct tp_monitor *m, double cost)
 	if (m->watch && d > WATCH_EVERY)
 		d = WATCH_EVERY;
 	m->delay = d;
-	return watchdog_next_delay(&m->o->limits, m->cur, d);
+	return watchdog_next_delay(&m->o->limits, m->fig.cur, d);
 }
 
 /* --- snapshots (--snapshot-events) ------------------------------------ */
 
-/* Record the current snapshot under @label (taken over), as
- * resource_monitor does: its peaks since the previous one, totals so far,
- * wall_time the time it covers; also as TEMPLATE.snapshot.NN. */
+/* Close the current snapshot under @label (taken over), and write it as
+ * TEMPLATE.snapshot.NN. */
 static void record_snapshot(struct tp_monitor *m, double t, char *label)
 {
-	static const enum tp_res totals[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
-		TP_RES_BYTES_WRITTEN, TP_RES_BYTES_RECEIVED, TP_RES_BYTES_SENT,
-		TP_RES_TOTAL_PROCESSES };
-	struct tp_report *rep = m->rep;
-	struct tp_snapshot *s;
-	size_t i;
+	const struct tp_snapshot *s = figures_snapshot(&m->fig, t, label);
 
-	rep->snapshots = xreallocarray(rep->snapshots, rep->nsnapshots + 1, sizeof(*s));
-	s = &rep->snapshots[rep->nsnapshots];
-	memset(s, 0, sizeof(*s));
-	s->name = label;
-	s->start = rep->start + m->snap_start;
-	s->end = rep->start + t;
-	memcpy(s->value, m->snap_value, sizeof(s->value));
-	memcpy(s->known, m->snap_known, sizeof(s->known));
-	for (i = 0; i < ARRAY_SIZE(totals); i++) {
-		s->value[totals[i]] = rep->value[totals[i]];
-		s->known[totals[i]] = rep->known[totals[i]];
-	}
-	s->value[TP_RES_WALL_TIME] = t - m->snap_start;
-	s->known[TP_RES_WALL_TIME] = true;
-	summary_write_snapshot(m->o, s, rep->nsnapshots);
-	rep->nsnapshots++;
-	debug_msg("snapshot %zu: %s", rep->nsnapshots, label);
-	memset(m->snap_known, 0, sizeof(m->snap_known));
-	m->snap_start = t;
+	summary_write_snapshot(m->o, s, m->rep->nsnapshots - 1);
 }
 
 static void poll_snapshot_events(struct tp_monitor *m, double t)
@@ -684,15 +525,15 @@ static struct tp_until turn_until(const struct tp_monitor *m, double recheck)
  * longer than they come, and as short as the memory limits need. */
 static double recheck_every(const struct tp_monitor *m)
 {
-	return watchdog_next_delay(&m->o->limits, m->cur, m->delay);
+	return watchdog_next_delay(&m->o->limits, m->fig.cur, m->delay);
 }
 
 /* RSS and size summed over the tree, figures of now: peaks and limits
  * take them at once. */
 static void take_sums(struct tp_monitor *m, const struct tp_stat_sums *s)
 {
-	peak(m, TP_RES_MEMORY, (double)s->rss_kb / 1024.0, s->at);
-	peak(m, TP_RES_VIRTUAL_MEMORY, (double)s->vm_kb / 1024.0, s->at);
+	figures_peak(&m->fig, TP_RES_MEMORY, (double)s->rss_kb / 1024.0, s->at);
+	figures_peak(&m->fig, TP_RES_VIRTUAL_MEMORY, (double)s->vm_kb / 1024.0, s->at);
 	if (m->phase == TP_RUNNING)
 		check_limits(m, s->biggest);
 }
@@ -755,10 +596,10 @@ static void sample(struct tp_monitor *m)
 	cost = m->sample_cost;
 	t = now_rel(m);
 	s.t = t;
-	update_from_sample(m, &s);
+	take_sample(m, &s);
 	sample_net_gpu(m, &s);
 	if (m->series)
-		series_add(m->series, &s, m->rep, m->cur);
+		series_add(m->series, &s, &m->fig);
 	fanout_sample(m->story, &m->tree, &s);
 	poll_snapshot_events(m, t);
 	if (m->phase == TP_RUNNING) {
@@ -776,8 +617,8 @@ static void check_wall(struct tp_monitor *m)
 {
 	double t = now_rel(m);
 
-	m->cur[TP_RES_WALL_TIME] = t;
-	m->cur_known[TP_RES_WALL_TIME] = true;
+	m->fig.cur[TP_RES_WALL_TIME] = t;
+	m->fig.cur_known[TP_RES_WALL_TIME] = true;
 	if (m->phase == TP_RUNNING && limitset_exceeded(&m->o->limits, TP_RES_WALL_TIME, t))
 		violation(m, TP_RES_WALL_TIME, m->root);
 	if (m->phase == TP_RUNNING && m->o->limits.end_set && !m->rep->exceeded.end_set &&
@@ -854,182 +695,48 @@ static void forward_signal(struct tp_monitor *m, int sig)
 
 /* --- report ---------------------------------------------------------- */
 
-static void fill_gpu(struct tp_monitor *m, double t)
-{
-	struct tp_report *rep = m->rep;
-	struct tp_gpu_figures f;
-
-	if (!gpu_figures(m->gpu, &f))
-		return;
-	rep->gpu_known = true;
-	rep->known[TP_RES_GPUS] = rep->known[TP_RES_GPU_MEMORY] = true;
-	if (f.devices_used > rep->value[TP_RES_GPUS]) {
-		rep->value[TP_RES_GPUS] = f.devices_used;
-		rep->peak_time[TP_RES_GPUS] = t;
-	}
-	/* a process's own peak, from its accounting record, bounds the
-	 * tree's even when no sample caught it */
-	if (f.peak_memory_mb > rep->value[TP_RES_GPU_MEMORY]) {
-		rep->value[TP_RES_GPU_MEMORY] = f.peak_memory_mb;
-		rep->peak_time[TP_RES_GPU_MEMORY] = t;
-	}
-	m->cur[TP_RES_GPU_MEMORY] = f.memory_mb;	/* for the series' last line */
-	rep->gpu_cores_now = f.cores;
-	rep->gpu_util_known = f.util_known;
-	rep->gpu_cores = f.peak_cores;
-	rep->gpu_time = f.gpu_seconds;
-	rep->gpu_cores_avg = t > 0 ? f.gpu_seconds / t : 0;
-	/* a task shorter than a sample: its average is its peak */
-	if (rep->gpu_cores_avg > rep->gpu_cores)
-		rep->gpu_cores = rep->gpu_cores_avg;
-}
-
-/* The enclosing tpmon saw every process of our task come and go: its
- * peak of them alive at once is exact, and when it was first reached;
- * ours is sampled (a sample may have caught the same peak later). */
-static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *nt,
-			    double answered, double t)
-{
-	double at = answered - nt->peak_ago, v = (double)nt->peak;
-	double *own = &rep->value[TP_RES_MAX_CONCURRENT_PROCESSES];
-	double *own_at = &rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES];
-
-	at = at < 0 ? 0 : at > t ? t : at;
-	if (v > *own || (v == *own && at < *own_at)) {
-		*own = v;
-		*own_at = at;
-	}
-}
-
 /* @final: the task is over (not a checkpoint of a running one) */
-/* The kernel's figures of the task's cgroup into the report: the CPU
- * time of every process that ever ran in it (daemons and processes that
- * escaped the tracker included) when it is more than @cpu; with
- * --tracking=cgroup, the bytes of io.stat too.  Returns the CPU time. */
-static double cgroup_figures_take(struct tp_monitor *m, struct tp_acct *a, double cpu)
-{
-	struct tp_cg_figures *f = &m->rep->cgf;
-
-	cgroup_figures(m->cg->task, f);
-	if (f->known & TP_CGF_CPU)
-		debug_msg("cgroup: cpu %.6f s in cpu.stat, %.6f s tracked",
-			  (double)f->usage_usec / 1e6, cpu);
-	if ((f->known & TP_CGF_CPU) && (double)f->usage_usec / 1e6 > cpu)
-		cpu = (double)f->usage_usec / 1e6;
-	if (m->tk->ops == &track_cgroup_ops && (f->known & TP_CGF_IO)) {
-		if (f->rbytes > a->io.read_bytes)
-			a->io.read_bytes = f->rbytes;
-		if (f->wbytes > a->io.write_bytes)
-			a->io.write_bytes = f->wbytes;
-	}
-	return cpu;
-}
-
 static void fill_report(struct tp_monitor *m, double t, bool final)
 {
-	struct tp_report *rep = m->rep;
-	struct tp_acct a;
+	struct tp_fill in;
 	struct tp_nest_totals nt;
-	bool outer = false;		/* nt holds the enclosing tpmon's answer */
-	double answered = t;		/* when it came */
-	unsigned long total;
-	double cpu;
-	struct tp_proc *p;
-	int i;
-	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
-		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
+	struct tp_gpu_figures g;
+	struct tp_cg_figures cgf;
+	const struct tp_proc *p;
 
-	rep->end = rep->start + t;
-	peak(m, TP_RES_WALL_TIME, t, t);
-	ptree_total_acct(&m->tree, &a);
-	total = m->tree.total_processes;
-	cpu = (double)a.cpu_ns / 1e9;
-	if (m->reaped_cpu > cpu)
-		cpu = m->reaped_cpu;
-	/* the enclosing tpmon traced the task: its totals are exact; before
-	 * the end they miss the live processes, its peak does not */
-	memset(&nt, 0, sizeof(nt));
-	if (m->tk->nest_registered) {
-		outer = nested_totals(m->tk->outer_chan, m->root, &nt) == 0;
-		answered = now_rel(m);
-		if (!outer)
-			warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
-	}
-	if (outer && final) {
-		if (nt.whole) {
-			a = nt.acct;
-			rep->ctxsw_known = true;
-		} else {
-			a.cpu_ns = nt.acct.cpu_ns;
-			a.io.read_bytes = nt.acct.io.read_bytes;
-			a.io.write_bytes = nt.acct.io.write_bytes;
-		}
-		cpu = (double)nt.acct.cpu_ns / 1e9;
-		total = (unsigned long)nt.procs;
-	}
-	if (m->cg)
-		cpu = cgroup_figures_take(m, &a, cpu);
-	rep->acct = a;
-	rep->value[TP_RES_CPU_TIME] = cpu;
-	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
-	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
-	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
-	/* totals grow to the end: their peak is now */
-	for (i = 0; i < (int)ARRAY_SIZE(cumulative); i++) {
-		rep->known[cumulative[i]] = true;
-		rep->peak_time[cumulative[i]] = t;
-	}
-	if (!rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] ||
-	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] < (double)m->tree.max_live) {
-		rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)m->tree.max_live;
-		rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
-		rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES] = t;
-	}
-	if (outer && nt.whole)
-		note_outer_peak(rep, &nt, answered, t);
+	memset(&in, 0, sizeof(in));
+	ptree_total_acct(&m->tree, &in.acct);
+	in.total_processes = m->tree.total_processes;
+	in.max_live = m->tree.max_live;
+	in.nlive = m->tree.nlive;
 	for (p = m->tree.live; p; p = p->next)
-		note_hwm(m, p->hwm_kb);
-	if (!m->rep->load_known && proc_read_loadavg(&rep->machine_load) == 0)
-		m->rep->load_known = true;
-	if (!rep->pss_known && m->pss_unstable > 0) {
-		rep->memory_pss = m->pss_unstable;
-		rep->pss_known = true;
-	}
-	if (rep->memory_pss > rep->value[TP_RES_MEMORY])
-		rep->memory_pss = rep->value[TP_RES_MEMORY];
-	rep->cores_avg = t > 0 ? cpu / t : 0;
-	/* a task shorter than the window: its average is its peak */
-	if (!rep->known[TP_RES_CORES] || (t < TP_CORES_PEAK_WINDOW && rep->cores_avg > rep->value[TP_RES_CORES])) {
-		rep->value[TP_RES_CORES] = rep->cores_avg;
-		rep->known[TP_RES_CORES] = true;
-		rep->peak_time[TP_RES_CORES] = t;
+		if (p->hwm_kb > in.live_hwm_kb)
+			in.live_hwm_kb = p->hwm_kb;
+	/* the enclosing tpmon traced the task: its totals are exact */
+	if (m->tk->nest_registered) {
+		memset(&nt, 0, sizeof(nt));
+		if (nested_totals(m->tk->outer_chan, m->root, &nt) == 0)
+			in.outer = &nt;
+		else
+			warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
+		in.outer_answered = now_rel(m);
 	}
 	if (m->net) {
-		uint64_t sent, recv;
-		double avg;
-
-		net_totals(m->net, &sent, &recv);
-		rep->value[TP_RES_BYTES_SENT] = (double)sent / 1048576.0;
-		rep->value[TP_RES_BYTES_RECEIVED] = (double)recv / 1048576.0;
-		rep->known[TP_RES_BYTES_SENT] = rep->known[TP_RES_BYTES_RECEIVED] = true;
-		rep->peak_time[TP_RES_BYTES_SENT] = rep->peak_time[TP_RES_BYTES_RECEIVED] = t;
-		/* a task shorter than the window: its average is its peak */
-		avg = t > 0 ? (double)(sent + recv) * 8 / 1e6 / t : 0;
-		if (!rep->known[TP_RES_BANDWIDTH] ||
-		    (rep->peak_time[TP_RES_BANDWIDTH] < 0 && avg >= rep->value[TP_RES_BANDWIDTH])) {
-			rep->value[TP_RES_BANDWIDTH] = avg;
-			rep->known[TP_RES_BANDWIDTH] = true;
-			rep->peak_time[TP_RES_BANDWIDTH] = t;
-		}
-		/* for the series' last line */
-		m->cur[TP_RES_BYTES_SENT] = rep->value[TP_RES_BYTES_SENT];
-		m->cur[TP_RES_BYTES_RECEIVED] = rep->value[TP_RES_BYTES_RECEIVED];
+		in.net_known = true;
+		net_totals(m->net, &in.net_sent, &in.net_recv);
 	}
-	fill_gpu(m, t);
-	rep->machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	utilization_figures(&m->usage, t, cpu, &rep->usage);
-	rep->tracking_ptrace = m->tk->ops == &track_ptrace_ops;
-	rep->tracking_cgroup = m->tk->ops == &track_cgroup_ops;
+	if (gpu_figures(m->gpu, &g))
+		in.gpu = &g;
+	in.load_known = proc_read_loadavg(&in.load) == 0;
+	in.machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (m->cg) {
+		cgroup_figures(m->cg->task, &cgf);
+		in.cgroup = &cgf;
+		in.cgroup_io = m->tk->ops == &track_cgroup_ops;
+	}
+	in.tracking_ptrace = m->tk->ops == &track_ptrace_ops;
+	in.tracking_cgroup = m->tk->ops == &track_cgroup_ops;
+	figures_fill(&m->fig, &in, t, final);
 }
 
 static void checkpoint(struct tp_monitor *m, double t)
@@ -1053,33 +760,21 @@ static void finish_report(struct tp_monitor *m)
 		long files;
 
 		disk_final(m->disk, &mb, &files);
-		peak(m, TP_RES_DISK, mb, t);
-		peak(m, TP_RES_TOTAL_FILES, (double)files, t);
-		if (disk_partial(m->disk))
-			rep->disk_partial = true;
+		figures_disk(&m->fig, mb, files, disk_partial(m->disk), t);
 	}
 	net_end(m->net, &m->tree);	/* sockets closing as the tree ended */
 	gpu_sample(m->gpu, &m->tree, t);	/* accounting records of the last processes */
 	fill_report(m, t, true);
 	/* lines written just before the end still make their snapshot */
 	poll_snapshot_events(m, t);
-	if (!m->root_done) {
-		rep->exit_unknown = true;	/* --pid, left running */
-	} else if (WIFSIGNALED(m->root_status)) {
-		rep->signal = WTERMSIG(m->root_status);
-		rep->exit_status = 128 + rep->signal;
-		if (rep->exit_type == TP_EXIT_NORMAL)
-			rep->exit_type = TP_EXIT_SIGNAL;
-	} else {
-		rep->exit_status = WEXITSTATUS(m->root_status);
-	}
+	figures_exit(&m->fig, m->root_done, m->root_status);
 	/* --measure-only: report every limit the final figures cross */
 	if (m->o->measure_only) {
 		int r;
 
 		for (r = 0; r < TP_RES__COUNT; r++) {
-			m->cur[r] = rep->value[r];
-			m->cur_known[r] = rep->known[r];
+			m->fig.cur[r] = rep->value[r];
+			m->fig.cur_known[r] = rep->known[r];
 		}
 		check_limits(m, 0);
 	}
@@ -1400,18 +1095,17 @@ int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_repor
 	int status = 0;
 
 	memset(&m, 0, sizeof(m));
-	memset(rep, 0, sizeof(*rep));
 	m.o = o;
 	m.rep = rep;
-	rep->stopped_at = -1;
+	/* utilization is relative to the declared cores, else the machine's */
+	figures_init(&m.fig, rep, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
+		     o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN),
+		     o->exit_codes == TP_CODES_CCTOOLS);
 	m.cg = cg;
 	if (cg) {
 		rep->cgroup = xstrdup(cgrun_name(cg));
 		set_cgroup_limits(&m);
 	}
-	/* utilization is relative to the declared cores, else the machine's */
-	utilization_init(&m.usage, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
-		   o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN));
 	m.self = getpid();
 	ptree_init(&m.tree);
 	m.tree.keep_lives = fanout_wanted(o);	/* before --pid adds processes */
@@ -1467,7 +1161,7 @@ int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_repor
 
 		sampler_sample(&m.tree, now_rel(&m), NULL, &s);	/* empty tree: totals only */
 		s.t = now_rel(&m);
-		series_add(m.series, &s, rep, m.cur);
+		series_add(m.series, &s, &m.fig);
 	}
 	if (m.story) {
 		struct tp_sample s;
@@ -1486,7 +1180,7 @@ out:
 	disk_stop(m.disk);
 	net_free(m.net);
 	gpu_free(m.gpu);
-	utilization_free(&m.usage);
+	figures_free(&m.fig);
 	series_close(m.series);
 	opens_free(m.files);
 	snapevents_free(m.watch);

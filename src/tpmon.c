@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 		if (brief_wanted(&o, STDERR_FILENO))
 			brief_print(stderr, &o, &rep);
 	}
-	summary_report_free(&rep);
+	figures_report_free(&rep);
 	summary_release();
 	outfile_unpin_dir();
 	options_free(&o);

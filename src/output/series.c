@@ -133,9 +133,10 @@ static void add_cctools(struct tp_series *se, const struct tp_sample *s,
 		se->lost++;
 }
 
-void series_add(struct tp_series *se, const struct tp_sample *s,
-		const struct tp_report *rep, const double *cur)
+void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f)
 {
+	const struct tp_report *rep = f->rep;
+	const double *cur = f->cur;
 	char line[2048], pss[32] = "nan";	/* 19 fields of at most ~100 characters */
 	int n;
 

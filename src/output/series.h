@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include "sampler.h"
-#include "summary.h"
+#include "figures.h"
 
 struct tp_series;
 
@@ -15,10 +15,10 @@ struct tp_series;
  * columns, 13 without @disk) and tpmon's 19 columns in
  * TEMPLATE.tpmon.series. */
 struct tp_series *series_open(const char *template, bool cctools, bool disk);
-/* One line for sample @s; @rep gives the start time and disk figures, @cur
- * the current value of each resource (cores over the last window). */
-void series_add(struct tp_series *se, const struct tp_sample *s,
-		const struct tp_report *rep, const double *cur);
+/* One line for sample @s; @f gives the start time, which figures are
+ * known, and the current value of each resource (cores over the last
+ * window). */
+void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f);
 void series_close(struct tp_series *se);
 
 #endif

@@ -408,16 +408,3 @@ int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot 
 	free(path);
 	return ret;
 }
-
-void summary_report_free(struct tp_report *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nsnapshots; i++)
-		free(r->snapshots[i].name);
-	free(r->snapshots);
-	r->snapshots = NULL;
-	r->nsnapshots = 0;
-	free(r->cgroup);
-	r->cgroup = NULL;
-}

@@ -20,3 +20,8 @@ tests_unit_test_ptree_LDADD = $(TPMON_LIBS) -lm
 UNIT_TESTS += tests/unit/test-cgroup
 tests_unit_test_cgroup_SOURCES = tests/unit/test-cgroup.c tests/unit/tap.h
 tests_unit_test_cgroup_LDADD = $(TPMON_LIBS) -lm
+
+# the rules of the report, on hand-made figures (src/measure/figures.c)
+UNIT_TESTS += tests/unit/test-figures
+tests_unit_test_figures_SOURCES = tests/unit/test-figures.c tests/unit/tap.h
+tests_unit_test_figures_LDADD = $(TPMON_LIBS) -lm

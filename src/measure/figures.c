@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/* figures.c: the run's figures (see figures.h): peaks, current values,
+ * totals, snapshots and the rules that make the report of them. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "compat.h"
+#include "error.h"
+#include "figures.h"
+#include "xmalloc.h"
+
+void figures_init(struct tp_figures *f, struct tp_report *rep, double ref_cores,
+		  bool cctools_cores)
+{
+	memset(f, 0, sizeof(*f));
+	memset(rep, 0, sizeof(*rep));
+	f->rep = rep;
+	f->cctools_cores = cctools_cores;
+	rep->stopped_at = -1;
+	utilization_init(&f->usage, ref_cores);
+}
+
+void figures_free(struct tp_figures *f)
+{
+	utilization_free(&f->usage);
+}
+
+/* The current snapshot's peak of @r (--snapshot-events). */
+static void snap_peak(struct tp_figures *f, enum tp_res r, double v)
+{
+	if (!f->snap_known[r] || v > f->snap_value[r])
+		f->snap_value[r] = v;
+	f->snap_known[r] = true;
+}
+
+void figures_peak(struct tp_figures *f, enum tp_res r, double v, double t)
+{
+	struct tp_report *rep = f->rep;
+
+	/* (the tree's max_live is a peak since the start: a snapshot's
+	 * count of processes comes from figures_born() and the samples) */
+	if (r != TP_RES_MAX_CONCURRENT_PROCESSES)
+		snap_peak(f, r, v);
+	f->cur[r] = v;
+	f->cur_known[r] = true;
+	if (!rep->known[r] || v > rep->value[r]) {
+		rep->value[r] = v;
+		rep->peak_time[r] = t;
+	}
+	rep->known[r] = true;
+}
+
+void figures_born(struct tp_figures *f, unsigned nlive, unsigned long total)
+{
+	f->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = nlive;
+	snap_peak(f, TP_RES_MAX_CONCURRENT_PROCESSES, nlive);
+	f->cur[TP_RES_TOTAL_PROCESSES] = (double)total;
+	f->cur_known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
+	f->cur_known[TP_RES_TOTAL_PROCESSES] = true;
+}
+
+void figures_note_hwm(struct tp_figures *f, uint64_t hwm_kb, double t)
+{
+	struct tp_report *rep = f->rep;
+	double mb = (double)hwm_kb / 1024.0;
+
+	if (!rep->known[TP_RES_MEMORY] || mb > rep->value[TP_RES_MEMORY]) {
+		rep->value[TP_RES_MEMORY] = mb;
+		rep->peak_time[TP_RES_MEMORY] = t;
+		rep->known[TP_RES_MEMORY] = true;
+	}
+}
+
+static void update_cores(struct tp_figures *f, double t, double cpu)
+{
+	double cores;
+
+	ratewin_add(&f->cpuwin, t, cpu);
+	if (ratewin_rate(&f->cpuwin, TP_CORES_PEAK_WINDOW, &cores))
+		figures_peak(f, TP_RES_CORES, cores, t);
+	if (f->cctools_cores) {
+		/* resource_monitor's judgement, which the engines expect */
+		f->cur[TP_RES_CORES] = ratewin_cctools_cores(&f->cpuwin_slow, t, cpu);
+		f->cur_known[TP_RES_CORES] = true;
+		return;
+	}
+	/* the limit is judged on a longer window, so a burst is no violation */
+	if (ratewin_rate(&f->cpuwin, TP_CORES_LIMIT_WINDOW, &cores)) {
+		f->cur[TP_RES_CORES] = cores;
+		f->cur_known[TP_RES_CORES] = true;
+	} else {
+		f->cur_known[TP_RES_CORES] = false;
+	}
+}
+
+void figures_sample(struct tp_figures *f, const struct tp_sample *s, unsigned max_live,
+		    unsigned long total, bool fit_memory, bool load_known, double load)
+{
+	struct tp_report *rep = f->rep;
+	double t = s->t;
+	double cpu = s->cpu_s > f->reaped_cpu ? s->cpu_s : f->reaped_cpu;
+
+	figures_peak(f, TP_RES_WALL_TIME, t, t);
+	figures_peak(f, TP_RES_CPU_TIME, cpu, t);
+	figures_peak(f, TP_RES_MEMORY, s->rss_mb, t);
+	figures_peak(f, TP_RES_VIRTUAL_MEMORY, s->vm_mb, t);
+	figures_peak(f, TP_RES_SWAP_MEMORY, s->swap_mb, t);
+	figures_peak(f, TP_RES_BYTES_READ, (double)s->acct.io.read_bytes / 1048576.0, t);
+	figures_peak(f, TP_RES_BYTES_WRITTEN, (double)s->acct.io.write_bytes / 1048576.0, t);
+	figures_peak(f, TP_RES_MAX_CONCURRENT_PROCESSES, (double)max_live, t);
+	figures_peak(f, TP_RES_TOTAL_PROCESSES, (double)total, t);
+	f->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
+	snap_peak(f, TP_RES_MAX_CONCURRENT_PROCESSES, (double)s->nprocs);
+	debug_msg("sample t=%.3f procs=%u rss=%.1f pss=%.1f stable=%d", s->t, s->nprocs,
+		  s->rss_mb, s->pss_mb, (int)s->pss_stable);
+	if (s->nprocs > 0 && s->pss_stable) {
+		rep->pss_known = true;
+		if (s->pss_mb > rep->memory_pss)
+			rep->memory_pss = s->pss_mb;
+	} else if (s->nprocs > 0 && s->pss_mb > f->pss_unstable) {
+		f->pss_unstable = s->pss_mb;	/* used only if nothing better comes */
+	}
+	rep->acct = s->acct;
+	/* the fit is of the task's memory, not of its teardown */
+	utilization_add(&f->usage, t, cpu, s->rss_mb, s->exiting == 0 && s->nprocs > 0 && fit_memory);
+	update_cores(f, t, cpu);
+	if (load_known && (!rep->load_known || load > rep->machine_load)) {
+		rep->machine_load = load;
+		rep->load_known = true;
+	}
+}
+
+/* The tree's TCP traffic so far; bandwidth is the rate over the newest
+ * span of at least TP_CORES_PEAK_WINDOW s, and for the limit
+ * TP_CORES_LIMIT_WINDOW s, as for cores. */
+void figures_net(struct tp_figures *f, uint64_t sent, uint64_t recv, double t)
+{
+	double mbps = 0;
+
+	figures_peak(f, TP_RES_BYTES_SENT, (double)sent / 1048576.0, t);
+	figures_peak(f, TP_RES_BYTES_RECEIVED, (double)recv / 1048576.0, t);
+	ratewin_add(&f->netwin, t, (double)(sent + recv) * 8 / 1e6);
+	if (ratewin_rate(&f->netwin, TP_CORES_PEAK_WINDOW, &mbps))
+		figures_peak(f, TP_RES_BANDWIDTH, mbps, t);
+	f->cur_known[TP_RES_BANDWIDTH] = ratewin_rate(&f->netwin, TP_CORES_LIMIT_WINDOW, &mbps);
+	f->cur[TP_RES_BANDWIDTH] = mbps;
+	if (!f->rep->known[TP_RES_BANDWIDTH]) {
+		f->rep->known[TP_RES_BANDWIDTH] = true;	/* 0 until a window is full */
+		f->rep->peak_time[TP_RES_BANDWIDTH] = -1;
+	}
+}
+
+/* The tree's GPUs: distinct devices used, GPU memory now (the limit) and
+ * at its peak, SM utilization. */
+void figures_gpu(struct tp_figures *f, const struct tp_gpu_figures *g, double t)
+{
+	figures_peak(f, TP_RES_GPUS, (double)g->devices_used, t);
+	figures_peak(f, TP_RES_GPU_MEMORY, g->memory_mb, t);
+	f->rep->gpu_cores_now = g->cores;
+}
+
+void figures_disk(struct tp_figures *f, double mb, long files, bool partial, double t)
+{
+	figures_peak(f, TP_RES_DISK, mb, t);
+	figures_peak(f, TP_RES_TOTAL_FILES, (double)files, t);
+	if (partial)
+		f->rep->disk_partial = true;	/* a peak may be a lower bound */
+}
+
+static void fill_gpu(struct tp_figures *f, const struct tp_gpu_figures *g, double t)
+{
+	struct tp_report *rep = f->rep;
+
+	rep->gpu_known = true;
+	rep->known[TP_RES_GPUS] = rep->known[TP_RES_GPU_MEMORY] = true;
+	if (g->devices_used > rep->value[TP_RES_GPUS]) {
+		rep->value[TP_RES_GPUS] = g->devices_used;
+		rep->peak_time[TP_RES_GPUS] = t;
+	}
+	/* a process's own peak, from its accounting record, bounds the
+	 * tree's even when no sample caught it */
+	if (g->peak_memory_mb > rep->value[TP_RES_GPU_MEMORY]) {
+		rep->value[TP_RES_GPU_MEMORY] = g->peak_memory_mb;
+		rep->peak_time[TP_RES_GPU_MEMORY] = t;
+	}
+	f->cur[TP_RES_GPU_MEMORY] = g->memory_mb;	/* for the series' last line */
+	rep->gpu_cores_now = g->cores;
+	rep->gpu_util_known = g->util_known;
+	rep->gpu_cores = g->peak_cores;
+	rep->gpu_time = g->gpu_seconds;
+	rep->gpu_cores_avg = t > 0 ? g->gpu_seconds / t : 0;
+	/* a task shorter than a sample: its average is its peak */
+	if (rep->gpu_cores_avg > rep->gpu_cores)
+		rep->gpu_cores = rep->gpu_cores_avg;
+}
+
+/* The enclosing tpmon saw every process of our task come and go: its
+ * peak of them alive at once is exact, and when it was first reached;
+ * ours is sampled (a sample may have caught the same peak later). */
+static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *nt,
+			    double answered, double t)
+{
+	double at = answered - nt->peak_ago, v = (double)nt->peak;
+	double *own = &rep->value[TP_RES_MAX_CONCURRENT_PROCESSES];
+	double *own_at = &rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES];
+
+	at = at < 0 ? 0 : at > t ? t : at;
+	if (v > *own || (v == *own && at < *own_at)) {
+		*own = v;
+		*own_at = at;
+	}
+}
+
+static void fill_net(struct tp_figures *f, uint64_t sent, uint64_t recv, double t)
+{
+	struct tp_report *rep = f->rep;
+	double avg;
+
+	rep->value[TP_RES_BYTES_SENT] = (double)sent / 1048576.0;
+	rep->value[TP_RES_BYTES_RECEIVED] = (double)recv / 1048576.0;
+	rep->known[TP_RES_BYTES_SENT] = rep->known[TP_RES_BYTES_RECEIVED] = true;
+	rep->peak_time[TP_RES_BYTES_SENT] = rep->peak_time[TP_RES_BYTES_RECEIVED] = t;
+	/* a task shorter than the window: its average is its peak */
+	avg = t > 0 ? (double)(sent + recv) * 8 / 1e6 / t : 0;
+	if (!rep->known[TP_RES_BANDWIDTH] ||
+	    (rep->peak_time[TP_RES_BANDWIDTH] < 0 && avg >= rep->value[TP_RES_BANDWIDTH])) {
+		rep->value[TP_RES_BANDWIDTH] = avg;
+		rep->known[TP_RES_BANDWIDTH] = true;
+		rep->peak_time[TP_RES_BANDWIDTH] = t;
+	}
+	/* for the series' last line */
+	f->cur[TP_RES_BYTES_SENT] = rep->value[TP_RES_BYTES_SENT];
+	f->cur[TP_RES_BYTES_RECEIVED] = rep->value[TP_RES_BYTES_RECEIVED];
+}
+
+/* The kernel's figures of the task's cgroup into the report: the CPU
+ * time of every process that ever ran in it (daemons and processes that
+ * escaped the tracker included) when it is more than @cpu; with @io
+ * (--tracking=cgroup), the bytes of io.stat too.  Returns the CPU time. */
+static double take_cgroup(struct tp_report *rep, const struct tp_cg_figures *cg, bool io,
+			  struct tp_acct *a, double cpu)
+{
+	rep->cgf = *cg;
+	if (cg->known & TP_CGF_CPU)
+		debug_msg("cgroup: cpu %.6f s in cpu.stat, %.6f s tracked",
+			  (double)cg->usage_usec / 1e6, cpu);
+	if ((cg->known & TP_CGF_CPU) && (double)cg->usage_usec / 1e6 > cpu)
+		cpu = (double)cg->usage_usec / 1e6;
+	if (io && (cg->known & TP_CGF_IO)) {
+		if (cg->rbytes > a->io.read_bytes)
+			a->io.read_bytes = cg->rbytes;
+		if (cg->wbytes > a->io.write_bytes)
+			a->io.write_bytes = cg->wbytes;
+	}
+	return cpu;
+}
+
+void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool final)
+{
+	struct tp_report *rep = f->rep;
+	const struct tp_nest_totals *nt = in->outer;
+	struct tp_acct a = in->acct;
+	unsigned long total = in->total_processes;
+	double cpu = (double)a.cpu_ns / 1e9;
+	size_t i;
+	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
+		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
+
+	rep->end = rep->start + t;
+	figures_peak(f, TP_RES_WALL_TIME, t, t);
+	if (f->reaped_cpu > cpu)
+		cpu = f->reaped_cpu;
+	/* the enclosing tpmon traced the task: its totals are exact; before
+	 * the end they miss the live processes, its peak does not */
+	if (nt && final) {
+		if (nt->whole) {
+			a = nt->acct;
+			rep->ctxsw_known = true;
+		} else {
+			a.cpu_ns = nt->acct.cpu_ns;
+			a.io.read_bytes = nt->acct.io.read_bytes;
+			a.io.write_bytes = nt->acct.io.write_bytes;
+		}
+		cpu = (double)nt->acct.cpu_ns / 1e9;
+		total = (unsigned long)nt->procs;
+	}
+	if (in->cgroup)
+		cpu = take_cgroup(rep, in->cgroup, in->cgroup_io, &a, cpu);
+	rep->acct = a;
+	rep->value[TP_RES_CPU_TIME] = cpu;
+	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
+	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
+	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
+	/* totals grow to the end: their peak is now */
+	for (i = 0; i < ARRAY_SIZE(cumulative); i++) {
+		rep->known[cumulative[i]] = true;
+		rep->peak_time[cumulative[i]] = t;
+	}
+	if (!rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] ||
+	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] < (double)in->max_live) {
+		rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)in->max_live;
+		rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
+		rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES] = t;
+	}
+	if (nt && nt->whole)
+		note_outer_peak(rep, nt, in->outer_answered, t);
+	if (in->nlive > 0)
+		figures_note_hwm(f, in->live_hwm_kb, t);
+	if (!rep->load_known && in->load_known) {
+		rep->machine_load = in->load;
+		rep->load_known = true;
+	}
+	if (!rep->pss_known && f->pss_unstable > 0) {
+		rep->memory_pss = f->pss_unstable;
+		rep->pss_known = true;
+	}
+	if (rep->memory_pss > rep->value[TP_RES_MEMORY])
+		rep->memory_pss = rep->value[TP_RES_MEMORY];
+	rep->cores_avg = t > 0 ? cpu / t : 0;
+	/* a task shorter than the window: its average is its peak */
+	if (!rep->known[TP_RES_CORES] || (t < TP_CORES_PEAK_WINDOW && rep->cores_avg > rep->value[TP_RES_CORES])) {
+		rep->value[TP_RES_CORES] = rep->cores_avg;
+		rep->known[TP_RES_CORES] = true;
+		rep->peak_time[TP_RES_CORES] = t;
+	}
+	if (in->net_known)
+		fill_net(f, in->net_sent, in->net_recv, t);
+	if (in->gpu)
+		fill_gpu(f, in->gpu, t);
+	rep->machine_cpus = in->machine_cpus;
+	utilization_figures(&f->usage, t, cpu, &rep->usage);
+	rep->tracking_ptrace = in->tracking_ptrace;
+	rep->tracking_cgroup = in->tracking_cgroup;
+}
+
+void figures_exit(struct tp_figures *f, bool known, int root_status)
+{
+	struct tp_report *rep = f->rep;
+
+	if (!known) {
+		rep->exit_unknown = true;	/* --pid, left running */
+	} else if (WIFSIGNALED(root_status)) {
+		rep->signal = WTERMSIG(root_status);
+		rep->exit_status = 128 + rep->signal;
+		if (rep->exit_type == TP_EXIT_NORMAL)
+			rep->exit_type = TP_EXIT_SIGNAL;
+	} else {
+		rep->exit_status = WEXITSTATUS(root_status);
+	}
+}
+
+const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char *label)
+{
+	static const enum tp_res totals[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
+		TP_RES_BYTES_WRITTEN, TP_RES_BYTES_RECEIVED, TP_RES_BYTES_SENT,
+		TP_RES_TOTAL_PROCESSES };
+	struct tp_report *rep = f->rep;
+	struct tp_snapshot *s;
+	size_t i;
+
+	rep->snapshots = xreallocarray(rep->snapshots, rep->nsnapshots + 1, sizeof(*s));
+	s = &rep->snapshots[rep->nsnapshots];
+	memset(s, 0, sizeof(*s));
+	s->name = label;
+	s->start = rep->start + f->snap_start;
+	s->end = rep->start + t;
+	memcpy(s->value, f->snap_value, sizeof(s->value));
+	memcpy(s->known, f->snap_known, sizeof(s->known));
+	for (i = 0; i < ARRAY_SIZE(totals); i++) {
+		s->value[totals[i]] = rep->value[totals[i]];
+		s->known[totals[i]] = rep->known[totals[i]];
+	}
+	s->value[TP_RES_WALL_TIME] = t - f->snap_start;
+	s->known[TP_RES_WALL_TIME] = true;
+	rep->nsnapshots++;
+	debug_msg("snapshot %zu: %s", rep->nsnapshots, label);
+	memset(f->snap_known, 0, sizeof(f->snap_known));
+	f->snap_start = t;
+	return s;
+}
+
+void figures_report_free(struct tp_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsnapshots; i++)
+		free(r->snapshots[i].name);
+	free(r->snapshots);
+	r->snapshots = NULL;
+	r->nsnapshots = 0;
+	free(r->cgroup);
+	r->cgroup = NULL;
+}
