@@ -41,9 +41,8 @@
 #include "track.h"
 #include "snapevents.h"
 #include "watchdog.h"
+#include "enforce.h"
 #include "xmalloc.h"
-
-enum tp_phase { TP_RUNNING, TP_TERMINATING, TP_KILLING };
 
 #define FIRST_DELAY 0.01		/* first sampling interval, s */
 #define DELAY_GROWTH 1.25		/* back-off factor per sample */
@@ -74,8 +73,8 @@ struct tp_monitor {
 	double t0;			/* monotonic start */
 	double delay, next_sample, last_checkpoint;
 	unsigned stat_passes;		/* the tree's, when last looked at */
-	enum tp_phase phase;
-	double kill_at;			/* when TERMINATING turns into KILLING */
+	struct tp_watchdog wd;		/* the kill */
+	struct tp_enforce enf;		/* the limits */
 	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
 	struct rlimit old_nofile;	/* the task's open-files limit */
 	bool raised_nice;		/* tpmon raised its priority: */
@@ -122,124 +121,8 @@ static void take_sample(struct tp_monitor *m, const struct tp_sample *s)
 	bool load_known = proc_read_loadavg(&load) == 0;
 
 	figures_sample(&m->fig, s, m->tree.max_live, m->tree.total_processes,
-		       m->phase == TP_RUNNING && !m->root_done, load_known, load);
+		       m->wd.phase == TP_RUNNING && !m->root_done, load_known, load);
 	sample_devices(m, s->t);
-}
-
-/* --- stopping the tree ----------------------------------------------- */
-
-static void stop_tree(struct tp_monitor *m)
-{
-	if (m->phase != TP_RUNNING)
-		return;
-	m->phase = TP_TERMINATING;
-	m->rep->stopped_at = now_rel(m);
-	m->kill_at = now_rel(m) + m->o->kill_grace;
-	debug_msg("stopping the tree: SIGTERM to %u processes", m->tree.nlive);
-	track_signal_all(m->tk, SIGTERM);
-	if (m->o->kill_grace <= 0) {
-		m->phase = TP_KILLING;
-		track_signal_all(m->tk, SIGKILL);
-	}
-}
-
-static void escalate(struct tp_monitor *m)
-{
-	if (m->phase == TP_TERMINATING && now_rel(m) >= m->kill_at) {
-		m->phase = TP_KILLING;
-		debug_msg("grace over: SIGKILL to %u processes", m->tree.nlive);
-	}
-	if (m->phase == TP_KILLING)
-		track_signal_all(m->tk, SIGKILL);
-}
-
-/* Stop the task for a broken limit, already recorded in rep->exceeded;
- * @who broke it (named in the summary). */
-static void stop_for_limit(struct tp_monitor *m, pid_t who)
-{
-	struct tp_report *rep = m->rep;
-
-	rep->exit_type = TP_EXIT_LIMITS;
-	if (who > 0) {
-		rep->violator_pid = who;
-		if (proc_read_cmdline(who, rep->violator_cmd, sizeof(rep->violator_cmd)) < 0)
-			rep->violator_cmd[0] = '\0';
-	}
-	stop_tree(m);
-}
-
-static void violation(struct tp_monitor *m, int r, pid_t who)
-{
-	struct tp_report *rep = m->rep;
-
-	rep->exceeded.set[r] = true;
-	rep->exceeded.value[r] = m->o->limits.value[r];
-	if (m->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
-		return;
-	warn_msg("limit exceeded: %s %g %s > %g %s, stopping the task",
-		 res_info(r)->name, m->fig.cur[r], res_info(r)->unit,
-		 m->o->limits.value[r], res_info(r)->unit);
-	stop_for_limit(m, who);
-}
-
-/* The absolute deadline ("end", s since the epoch) has passed. */
-static void end_violation(struct tp_monitor *m)
-{
-	struct tp_report *rep = m->rep;
-
-	rep->exceeded.end_set = true;
-	rep->exceeded.end = m->o->limits.end;
-	if (m->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
-		return;
-	warn_msg("limit exceeded: end %.0f s since the epoch has passed, stopping the task",
-		 m->o->limits.end);
-	stop_for_limit(m, m->root);
-}
-
-/* The kernel enforces a memory limit in the task's cgroup (memory.max,
- * memory.oom.group): its OOM kills, counted in memory.events, are the
- * memory limit broken, as the watchdog would have said. */
-static void check_oom(struct tp_monitor *m)
-{
-	struct tp_report *rep = m->rep;
-	char buf[512];
-	uint64_t kills = 0, group = 0;
-
-	if (!m->cg || !m->o->limits.set[TP_RES_MEMORY] || m->o->measure_only ||
-	    rep->exit_type == TP_EXIT_LIMITS ||
-	    cgroup_read(m->cg->task, "memory.events", buf, sizeof(buf)) < 0)
-		return;
-	cgroup_parse_key(buf, "oom_kill", &kills);
-	cgroup_parse_key(buf, "oom_group_kill", &group);
-	if (!kills && !group)
-		return;
-	rep->exceeded.set[TP_RES_MEMORY] = true;
-	rep->exceeded.value[TP_RES_MEMORY] = m->o->limits.value[TP_RES_MEMORY];
-	warn_msg("limit exceeded: memory %g %s (the kernel's OOM killer stopped the task)",
-		 m->o->limits.value[TP_RES_MEMORY], res_info(TP_RES_MEMORY)->unit);
-	stop_for_limit(m, m->root);
-}
-
-/* @biggest is the process with the largest RSS, named for the memory
- * limits; other limits are broken by the task as a whole (the root), or
- * by the newborn process for process counts (passed as @biggest then). */
-static void check_limits(struct tp_monitor *m, pid_t biggest)
-{
-	int r;
-
-	while ((r = watchdog_check(&m->o->limits, m->fig.cur, m->fig.cur_known)) >= 0) {
-		bool memory = r == TP_RES_MEMORY || r == TP_RES_VIRTUAL_MEMORY ||
-			      r == TP_RES_SWAP_MEMORY || r == TP_RES_MAX_CONCURRENT_PROCESSES ||
-			      r == TP_RES_TOTAL_PROCESSES;
-
-		m->fig.cur_known[r] = false;	/* report each resource once per check */
-		/* the engines pass the task's declared gpus (0 when it
-		 * declared none) and keep it to its devices themselves;
-		 * resource_monitor never enforced it */
-		if (r == TP_RES_GPUS && m->o->exit_codes == TP_CODES_CCTOOLS)
-			continue;
-		violation(m, r, memory ? biggest : m->root);
-	}
 }
 
 /* --- tracer events --------------------------------------------------- */
@@ -247,18 +130,11 @@ static void check_limits(struct tp_monitor *m, pid_t biggest)
 static void process_born(struct tp_monitor *m, pid_t pid)
 {
 	fanout_born(m->story, &m->tree, ptree_proc(&m->tree, pid));
-	if (m->phase == TP_KILLING || m->rep->exit_type == TP_EXIT_LIMITS ||
-	    m->rep->monitor_signal) {
-		kill(pid, SIGKILL);
+	if (!enforce_admit(&m->enf, pid))
 		return;
-	}
 	gpu_note_pid(m->gpu, pid);
 	figures_born(&m->fig, m->tree.nlive, m->tree.total_processes);
-	if (m->o->limits.set[TP_RES_MAX_CONCURRENT_PROCESSES] ||
-	    m->o->limits.set[TP_RES_TOTAL_PROCESSES])
-		check_limits(m, pid);
-	if (m->phase != TP_RUNNING)
-		kill(pid, SIGKILL);
+	enforce_counted(&m->enf, pid, now_rel(m));
 }
 
 /* A thread of the tree has ended (track.h). */
@@ -274,16 +150,16 @@ static void on_end(void *arg, const struct tp_track_end *e)
 	m->root_done = true;
 	m->root_status = e->status;
 	/* (poll mode counts leftovers in loop(), after a fresh /proc scan) */
-	if (m->o->pid && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+	if (m->o->pid && m->tree.nlive > 0 && m->wd.phase == TP_RUNNING) {
 		/* --pid: the rest is not ours to stop; it is left (and
 		 * detached when tpmon exits) */
 		m->rep->leftover = m->tree.nlive;
 		m->detach = true;
 		debug_msg("followed process ended, leaving %u behind", m->tree.nlive);
-	} else if (m->tk->ops->live && m->tree.nlive > 0 && m->phase == TP_RUNNING) {
+	} else if (m->tk->ops->live && m->tree.nlive > 0 && m->wd.phase == TP_RUNNING) {
 		m->rep->leftover = m->tree.nlive;
 		debug_msg("main process ended, %u left behind", m->tree.nlive);
-		stop_tree(m);
+		enforce_stop(&m->enf, now_rel(m));
 	}
 }
 
@@ -387,7 +263,7 @@ static double next_delay(struct tp_monitor *m, double cost)
 	if (m->watch && d > WATCH_EVERY)
 		d = WATCH_EVERY;
 	m->delay = d;
-	return watchdog_next_delay(&m->o->limits, m->fig.cur, d);
+	return enforce_next_delay(&m->enf, d);
 }
 
 /* --- snapshots (--snapshot-events) ------------------------------------ */
@@ -451,7 +327,7 @@ static void sample_net_gpu(const struct tp_monitor *m, struct tp_sample *s)
 
 static bool paused(const struct tp_monitor *m)
 {
-	return m->phase == TP_RUNNING && now_rel(m) < m->pause_until;
+	return m->wd.phase == TP_RUNNING && now_rel(m) < m->pause_until;
 }
 
 /* Events wait while a stat pass cut into turns is in progress: a tree
@@ -475,7 +351,7 @@ static void start_turn(struct tp_monitor *m)
 
 static bool turn_over(const struct tp_monitor *m)
 {
-	return m->phase == TP_RUNNING &&
+	return m->wd.phase == TP_RUNNING &&
 	       (now_rel(m) >= m->turn_end || clock_thread_cpu() >= m->turn_cpu_end);
 }
 
@@ -483,7 +359,7 @@ static void end_turn(struct tp_monitor *m)
 {
 	double w = now_rel(m) - m->turn_start;
 
-	if (m->phase == TP_RUNNING && m->tree.nlive > PAUSE_FROM &&
+	if (m->wd.phase == TP_RUNNING && m->tree.nlive > PAUSE_FROM &&
 	    (m->events_pending || m->sampling) &&
 	    w > CONTENDED * (clock_thread_cpu() - m->turn_cpu))
 		m->pause_until = now_rel(m) + (w < PAUSE_MAX ? w : PAUSE_MAX);
@@ -494,18 +370,7 @@ static void end_turn(struct tp_monitor *m)
  * in s from the start, or a large number. */
 static double hard_deadline(const struct tp_monitor *m)
 {
-	double at = 1e300;
-
-	if (m->o->limits.set[TP_RES_WALL_TIME] && !m->rep->exceeded.set[TP_RES_WALL_TIME])
-		at = m->o->limits.value[TP_RES_WALL_TIME] + 1e-4;
-	if (m->o->limits.end_set && !m->rep->exceeded.end_set &&
-	    m->o->limits.end - m->rep->start < at)
-		at = m->o->limits.end - m->rep->start + 1e-4;
-	if (m->phase == TP_TERMINATING && m->kill_at < at)
-		at = m->kill_at;
-	if (m->phase == TP_KILLING && m->kill_at + 0.05 < at)
-		at = m->kill_at + 0.05;
-	return at;
+	return enforce_deadline(&m->enf);
 }
 
 /* When the work of this turn must stop (sampler_sample(),
@@ -525,7 +390,7 @@ static struct tp_until turn_until(const struct tp_monitor *m, double recheck)
  * longer than they come, and as short as the memory limits need. */
 static double recheck_every(const struct tp_monitor *m)
 {
-	return watchdog_next_delay(&m->o->limits, m->fig.cur, m->delay);
+	return enforce_next_delay(&m->enf, m->delay);
 }
 
 /* RSS and size summed over the tree, figures of now: peaks and limits
@@ -534,8 +399,8 @@ static void take_sums(struct tp_monitor *m, const struct tp_stat_sums *s)
 {
 	figures_peak(&m->fig, TP_RES_MEMORY, (double)s->rss_kb / 1024.0, s->at);
 	figures_peak(&m->fig, TP_RES_VIRTUAL_MEMORY, (double)s->vm_kb / 1024.0, s->at);
-	if (m->phase == TP_RUNNING)
-		check_limits(m, s->biggest);
+	if (m->wd.phase == TP_RUNNING)
+		enforce_check(&m->enf, s->biggest, now_rel(m));
 }
 
 /* A stat pass ended inside a sample still in progress. */
@@ -554,16 +419,11 @@ static void check_stat_pass(struct tp_monitor *m)
  * when the newest resident sizes are older than the samples' interval. */
 static void check_memory(struct tp_monitor *m)
 {
-	const struct tp_limits *l = &m->o->limits;
-	const struct tp_ptree *t = &m->tree;
-	double now = now_rel(m), newest;
+	double now = now_rel(m);
 	struct tp_until until;
 
-	if (m->phase != TP_RUNNING || paused(m) || t->nlive <= PAUSE_FROM ||
-	    (!l->set[TP_RES_MEMORY] && !l->set[TP_RES_VIRTUAL_MEMORY]))
-		return;
-	newest = t->sums.at > t->mem_acc.at ? t->sums.at : t->mem_acc.at;
-	if (!t->in_mem_pass && (!m->sampling || now - newest < recheck_every(m)))
+	if (m->wd.phase != TP_RUNNING || paused(m) || m->tree.nlive <= PAUSE_FROM ||
+	    !enforce_memory_due(&m->enf, &m->tree, now, m->sampling, recheck_every(m)))
 		return;
 	until = turn_until(m, 0);
 	if (sampler_mem_pass(&m->tree, now, &until))
@@ -585,7 +445,7 @@ static void sample(struct tp_monitor *m)
 			track_refresh(m->tk);
 	}
 	until = turn_until(m, recheck_every(m));
-	done = sampler_sample(&m->tree, t, m->phase == TP_RUNNING ? &until : NULL, &s);
+	done = sampler_sample(&m->tree, t, m->wd.phase == TP_RUNNING ? &until : NULL, &s);
 	m->sample_cost += now_rel(m) - t;
 	if (!done) {
 		check_stat_pass(m);
@@ -602,28 +462,15 @@ static void sample(struct tp_monitor *m)
 		series_add(m->series, &s, &m->fig);
 	fanout_sample(m->story, &m->tree, &s);
 	poll_snapshot_events(m, t);
-	if (m->phase == TP_RUNNING) {
-		check_oom(m);
-		check_limits(m, s.biggest_pid);
+	if (m->wd.phase == TP_RUNNING) {
+		enforce_oom(&m->enf, now_rel(m));
+		enforce_check(&m->enf, s.biggest_pid, now_rel(m));
 	}
 	if (t - m->last_checkpoint >= checkpoint_period(m->o))
 		checkpoint(m, t);
 	m->next_sample = t + next_delay(m, cost);
 	if (m->tree.pass_rollups)
 		m->next_sample = t;	/* its PSS pass goes on at the next turn */
-}
-
-static void check_wall(struct tp_monitor *m)
-{
-	double t = now_rel(m);
-
-	m->fig.cur[TP_RES_WALL_TIME] = t;
-	m->fig.cur_known[TP_RES_WALL_TIME] = true;
-	if (m->phase == TP_RUNNING && limitset_exceeded(&m->o->limits, TP_RES_WALL_TIME, t))
-		violation(m, TP_RES_WALL_TIME, m->root);
-	if (m->phase == TP_RUNNING && m->o->limits.end_set && !m->rep->exceeded.end_set &&
-	    m->rep->start + t >= m->o->limits.end)
-		end_violation(m);
 }
 
 /* When the loop must wake up at the latest, in s from the start: the
@@ -642,15 +489,12 @@ static void on_timer(struct tp_monitor *m)
 {
 	bool hard = now_rel(m) >= hard_deadline(m);
 
-	check_wall(m);
+	enforce_clock(&m->enf, now_rel(m));
 	check_memory(m);
 	if (now_rel(m) >= m->next_sample && !paused(m))
 		sample(m);
-	if (hard) {
-		if (m->phase == TP_KILLING)
-			m->kill_at = now_rel(m);	/* SIGKILL again in 50 ms */
-		escalate(m);
-	}
+	if (hard)
+		watchdog_deadline_reached(&m->wd, now_rel(m));
 	/* belt and braces: a stop whose SIGCHLD got lost is found here */
 	if (may_drain(m))
 		drain_events(m);
@@ -663,21 +507,20 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 	if (m->detach)
 		return;		/* --pid: already leaving the processes alone */
 	if (m->rep->monitor_signal) {
-		m->phase = TP_KILLING;
-		escalate(m);
+		watchdog_hurry(&m->wd, now_rel(m));
 		return;
 	}
 	m->rep->monitor_signal = sig;
 	if (m->rep->exit_type != TP_EXIT_LIMITS)
 		m->rep->exit_type = TP_EXIT_SIGNAL;
-	if (m->o->pid && m->phase == TP_RUNNING) {
+	if (m->o->pid && m->wd.phase == TP_RUNNING) {
 		/* --pid: tpmon stops following; the processes go on */
 		warn_msg("got signal %d, leaving process %d", sig, (int)m->root);
 		m->detach = true;
 		return;
 	}
 	warn_msg("got signal %d, stopping the task", sig);
-	stop_tree(m);
+	enforce_stop(&m->enf, now_rel(m));
 }
 
 /* SIGUSR1 or SIGUSR2 to tpmon: pass it on to the task's main process, as
@@ -752,7 +595,6 @@ static void checkpoint(struct tp_monitor *m, double t)
 
 static void finish_report(struct tp_monitor *m)
 {
-	struct tp_report *rep = m->rep;
 	double t = now_rel(m);
 
 	if (m->disk) {
@@ -768,16 +610,7 @@ static void finish_report(struct tp_monitor *m)
 	/* lines written just before the end still make their snapshot */
 	poll_snapshot_events(m, t);
 	figures_exit(&m->fig, m->root_done, m->root_status);
-	/* --measure-only: report every limit the final figures cross */
-	if (m->o->measure_only) {
-		int r;
-
-		for (r = 0; r < TP_RES__COUNT; r++) {
-			m->fig.cur[r] = rep->value[r];
-			m->fig.cur_known[r] = rep->known[r];
-		}
-		check_limits(m, 0);
-	}
+	enforce_final(&m->enf);
 }
 
 /* --- setup ----------------------------------------------------------- */
@@ -1033,9 +866,9 @@ static void loop(struct tp_monitor *m)
 		if (!m->tk->ops->live && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
 			track_refresh(m->tk);
-			if (m->phase == TP_RUNNING && m->tree.nlive > 0) {
+			if (m->wd.phase == TP_RUNNING && m->tree.nlive > 0) {
 				m->rep->leftover = m->tree.nlive;
-				stop_tree(m);
+				enforce_stop(&m->enf, now_rel(m));
 			}
 		}
 	}
@@ -1085,7 +918,7 @@ static void end_cgroup(struct tp_monitor *m)
 			m->rep->leftover = (unsigned)n;
 		cgrun_kill(m->cg, 5000);
 	}
-	check_oom(m);
+	enforce_oom(&m->enf, now_rel(m));
 }
 
 int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_report *rep)
@@ -1101,10 +934,13 @@ int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_repor
 	figures_init(&m.fig, rep, o->limits.set[TP_RES_CORES] && o->limits.value[TP_RES_CORES] > 0 ?
 		     o->limits.value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN),
 		     o->exit_codes == TP_CODES_CCTOOLS);
+	watchdog_init(&m.wd, o->kill_grace);
+	enforce_init(&m.enf, o, &m.fig, &m.wd);
 	m.cg = cg;
 	if (cg) {
 		rep->cgroup = xstrdup(cgrun_name(cg));
 		set_cgroup_limits(&m);
+		m.enf.cg = cg;
 	}
 	m.self = getpid();
 	ptree_init(&m.tree);
@@ -1142,6 +978,8 @@ int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_repor
 			       !o->limits.set[TP_RES_BYTES_RECEIVED] &&
 			       !o->limits.set[TP_RES_BANDWIDTH]);
 	}
+	m.wd.tk = m.tk;
+	m.enf.root = m.root;
 	/* not dumpable (see launch_start()), with --pid too: a task of the
 	 * same user could otherwise ptrace tpmon and make it let go */
 	prctl(PR_SET_DUMPABLE, 0);

@@ -1,44 +1,60 @@
 /* SPDX-License-Identifier: MIT */
-/* watchdog.c: limit checks and how soon to look again. */
-#include <errno.h>
+/* watchdog.c: the kill (see watchdog.h). */
 #include <signal.h>
 #include "error.h"
 #include "watchdog.h"
 
-int watchdog_check(const struct tp_limits *l, const double *cur, const bool *known)
+void watchdog_init(struct tp_watchdog *wd, double grace)
 {
-	int r;
-
-	for (r = 0; r < TP_RES__COUNT; r++)
-		if (known[r] && limitset_exceeded(l, r, cur[r]))
-			return r;
-	return -1;
+	wd->tk = NULL;
+	wd->grace = grace;
+	wd->phase = TP_RUNNING;
+	wd->kill_at = 0;
 }
 
-/* Fastest growth we plan for, MB/s: the rate of a task touching fresh
- * pages flat out on one core is a few GB/s. */
-#define GROWTH_MB_PER_S 4000.0
-
-double watchdog_next_delay(const struct tp_limits *l, const double *cur, double delay)
+bool watchdog_stop(struct tp_watchdog *wd, double now)
 {
-	static const enum tp_res mem[] = { TP_RES_MEMORY, TP_RES_VIRTUAL_MEMORY,
-					   TP_RES_SWAP_MEMORY };
-	unsigned i;
-
-	for (i = 0; i < sizeof(mem) / sizeof(mem[0]); i++) {
-		double room, d;
-
-		if (!l->set[mem[i]])
-			continue;
-		room = l->value[mem[i]] - cur[mem[i]];
-		d = room / GROWTH_MB_PER_S;
-		/* never slower than 20 Hz while a memory limit is set */
-		if (d > 0.05)
-			d = 0.05;
-		if (d < 0.005)
-			d = 0.005;
-		if (d < delay)
-			delay = d;
+	if (wd->phase != TP_RUNNING)
+		return false;
+	wd->phase = TP_TERMINATING;
+	wd->kill_at = now + wd->grace;
+	debug_msg("stopping the tree: SIGTERM to %u processes", wd->tk->tree->nlive);
+	track_signal_all(wd->tk, SIGTERM);
+	if (wd->grace <= 0) {
+		wd->phase = TP_KILLING;
+		track_signal_all(wd->tk, SIGKILL);
 	}
-	return delay;
+	return true;
+}
+
+void watchdog_escalate(struct tp_watchdog *wd, double now)
+{
+	if (wd->phase == TP_TERMINATING && now >= wd->kill_at) {
+		wd->phase = TP_KILLING;
+		debug_msg("grace over: SIGKILL to %u processes", wd->tk->tree->nlive);
+	}
+	if (wd->phase == TP_KILLING)
+		track_signal_all(wd->tk, SIGKILL);
+}
+
+void watchdog_hurry(struct tp_watchdog *wd, double now)
+{
+	wd->phase = TP_KILLING;
+	watchdog_escalate(wd, now);
+}
+
+void watchdog_deadline_reached(struct tp_watchdog *wd, double now)
+{
+	if (wd->phase == TP_KILLING)
+		wd->kill_at = now;	/* SIGKILL again in 50 ms */
+	watchdog_escalate(wd, now);
+}
+
+double watchdog_deadline(const struct tp_watchdog *wd)
+{
+	if (wd->phase == TP_TERMINATING)
+		return wd->kill_at;
+	if (wd->phase == TP_KILLING)
+		return wd->kill_at + 0.05;
+	return 1e300;
 }
