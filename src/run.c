@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: MIT */
+/* run.c: the parts of one run (see run.h): setting up tpmon's own
+ * process and the parts before the loop, feeding the figures from the
+ * devices and the tree, the report at a checkpoint and at the end, the
+ * outputs' last lines, and taking it all apart. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "cgroup.h"
+#include "clock.h"
+#include "error.h"
+#include "proc.h"
+#include "run.h"
+#include "summary.h"
+#include "xmalloc.h"
+
+double run_now(const struct tp_run *r)
+{
+	return clock_mono() - r->t0;
+}
+
+/* The tree's TCP traffic, GPUs and disk, at @t. */
+void run_sample_devices(struct tp_run *r, double t)
+{
+	struct tp_gpu_figures g;
+	uint64_t sent, recv;
+	double mb, when;
+	long files;
+
+	if (r->disk && disk_latest(r->disk, &mb, &files, &when))
+		figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
+	if (r->net) {
+		net_sample(r->net, &r->tree);
+		net_totals(r->net, &sent, &recv);
+		figures_net(&r->fig, sent, recv, t);
+	}
+	gpu_sample(r->gpu, &r->tree, t);
+	if (gpu_figures(r->gpu, &g))
+		figures_gpu(&r->fig, &g, t);
+}
+
+/* Close the current snapshot under @label (taken over), and write it as
+ * TEMPLATE.snapshot.NN. */
+static void record_snapshot(struct tp_run *r, double t, char *label)
+{
+	const struct tp_snapshot *s = figures_snapshot(&r->fig, t, label);
+
+	summary_write_snapshot(r->o, s, r->rep->nsnapshots - 1);
+}
+
+void run_snapshots(struct tp_run *r, double t)
+{
+	char *label;
+
+	if (r->watch && (label = snapevents_poll(r->watch)))
+		record_snapshot(r, t, label);
+}
+
+/* The network and GPU figures of the sample, for the trace. */
+void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
+{
+	struct tp_gpu_figures f;
+
+	s->net_known = r->net != NULL;
+	net_totals(r->net, &s->net_sent, &s->net_recv);
+	s->gpu_known = gpu_figures(r->gpu, &f);
+	if (s->gpu_known) {
+		s->gpu_memory_mb = f.memory_mb;
+		s->gpu_cores = f.cores;
+	}
+}
+
+void run_fill_report(struct tp_run *r, double t, bool final)
+{
+	struct tp_fill in;
+	struct tp_nest_totals nt;
+	struct tp_gpu_figures g;
+	struct tp_cg_figures cgf;
+	const struct tp_proc *p;
+
+	memset(&in, 0, sizeof(in));
+	ptree_total_acct(&r->tree, &in.acct);
+	in.total_processes = r->tree.total_processes;
+	in.max_live = r->tree.max_live;
+	in.nlive = r->tree.nlive;
+	for (p = r->tree.live; p; p = p->next)
+		if (p->hwm_kb > in.live_hwm_kb)
+			in.live_hwm_kb = p->hwm_kb;
+	/* the enclosing tpmon traced the task: its totals are exact */
+	if (r->tk->nest_registered) {
+		memset(&nt, 0, sizeof(nt));
+		if (nested_totals(r->tk->outer_chan, r->root, &nt) == 0)
+			in.outer = &nt;
+		else
+			warn_msg("the enclosing tpmon did not answer: totals from /proc polling");
+		in.outer_answered = run_now(r);
+	}
+	if (r->net) {
+		in.net_known = true;
+		net_totals(r->net, &in.net_sent, &in.net_recv);
+	}
+	if (gpu_figures(r->gpu, &g))
+		in.gpu = &g;
+	in.load_known = proc_read_loadavg(&in.load) == 0;
+	in.machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (r->cg) {
+		cgroup_figures(r->cg->task, &cgf);
+		in.cgroup = &cgf;
+		in.cgroup_io = r->tk->ops == &track_cgroup_ops;
+	}
+	in.tracking_ptrace = r->tk->ops == &track_ptrace_ops;
+	in.tracking_cgroup = r->tk->ops == &track_cgroup_ops;
+	figures_fill(&r->fig, &in, t, final);
+}
+
+void run_finish(struct tp_run *r, bool root_done, int root_status)
+{
+	double t = run_now(r);
+
+	if (r->disk) {
+		double mb;
+		long files;
+
+		disk_final(r->disk, &mb, &files);
+		figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
+	}
+	net_end(r->net, &r->tree);	/* sockets closing as the tree ended */
+	gpu_sample(r->gpu, &r->tree, t);	/* accounting records of the last processes */
+	run_fill_report(r, t, true);
+	/* lines written just before the end still make their snapshot */
+	run_snapshots(r, t);
+	figures_exit(&r->fig, root_done, root_status);
+	enforce_final(&r->enf);
+}
+
+static int setup_signals(struct tp_run *r)
+{
+	sigset_t *set = &r->sigset;
+
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGIO);		/* a request from a nested tpmon */
+	sigaddset(set, SIGUSR1);	/* passed on to the task */
+	sigaddset(set, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, set, &r->old_mask) < 0)
+		return -1;
+	r->sigset_paused = *set;
+	sigdelset(&r->sigset_paused, SIGCHLD);
+	sigdelset(&r->sigset_paused, SIGIO);
+	/* SIGCHLD may come in ignored (a worker that set SIG_IGN and exec'd
+	 * us): then the kernel would reap the task behind our back */
+	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &r->old_sigpipe);
+	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = SIG_DFL }, &r->old_sigchld);
+	return 0;
+}
+
+/* Descriptors left out of the sampler's budget. */
+#define FD_RESERVE 256
+/* Most /proc descriptors the sampler keeps open, whatever the open-files
+ * limit: each costs the kernel about 1 KB (file, inode, dentry), and past
+ * this many processes a sample opens the files of the others at each read
+ * (see cache_open() in sampler.c). */
+#define FD_CACHE_MAX 4096
+
+/* Grow the descriptor table to @n entries now, while tpmon has a single
+ * thread: growing it later, with the disk walker running, waits for an
+ * RCU grace period (expand_files -> synchronize_rcu), milliseconds that a
+ * fork bomb stretched into seconds.  The table never shrinks. */
+static void presize_fd_table(unsigned n)
+{
+	int fd = open("/", O_PATH | O_CLOEXEC), hi;
+
+	if (fd < 0)
+		return;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, (int)n - 1);
+	if (hi >= 0)
+		close(hi);
+	close(fd);
+}
+
+static void raise_fd_limit(struct tp_run *r)
+{
+	struct rlimit rl;
+	unsigned budget;
+
+	/* cached /proc descriptors: up to three per live process; the task
+	 * gets the limit tpmon was given back */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	r->old_nofile = rl;
+	if (rl.rlim_cur < FD_CACHE_MAX + FD_RESERVE && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > FD_CACHE_MAX + FD_RESERVE ? FD_CACHE_MAX + FD_RESERVE : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			rl.rlim_cur = r->old_nofile.rlim_cur;
+	}
+	/* what the sampler may keep open; the rest is for the summary, the
+	 * disk walker and the files opened and closed at each read */
+	budget = rl.rlim_cur > FD_RESERVE + 3 ? (unsigned)(rl.rlim_cur > FD_CACHE_MAX + FD_RESERVE ? FD_CACHE_MAX + FD_RESERVE : rl.rlim_cur) - FD_RESERVE : 0;
+	r->tree.fd_budget = budget;
+	presize_fd_table(budget + FD_RESERVE);
+}
+
+/* tpmon runs at the highest priority it is permitted, up to nice -20 (as
+ * root, or with RLIMIT_NICE); the task keeps the nice value tpmon was
+ * given.  tpmon's CPU use is bounded by design, and with 1000 runnable
+ * processes of the task on the machine its fair share at an equal nice
+ * value is a fraction of a percent: at nice -20 it weighs as much as 87
+ * of them.  Where nothing is permitted, the paced loop (see TURN_CPU)
+ * is all there is. */
+static void raise_priority(struct tp_run *r)
+{
+	int want;
+
+	errno = 0;
+	r->old_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		return;
+	for (want = -20; want < r->old_nice; want++)
+		if (setpriority(PRIO_PROCESS, 0, want) == 0) {
+			r->raised_nice = true;
+			debug_msg("nice %d -> %d", r->old_nice, want);
+			return;
+		}
+}
+
+static void start_disk(struct tp_run *r)
+{
+	static const char *cwd_only[] = { ".", NULL };
+	const char *const *dirs = r->o->measure_dirs ? r->o->measure_dirs : cwd_only;
+	char *cwd;
+
+	if (!r->o->disk)
+		return;
+	cwd = getcwd(NULL, 0);
+	const char *abs_cwd[] = { cwd, NULL };
+
+	if (!r->o->measure_dirs && cwd)
+		dirs = abs_cwd;
+	r->disk = disk_start(dirs, 1.0);
+	free(cwd);
+}
+
+static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *status)
+{
+	struct tp_track_start ts;
+
+	memset(&ts, 0, sizeof(ts));
+	ts.argv = r->o->argv;
+	ts.ptrace = r->o->tracking == TP_TRACK_PTRACE;
+	/* exec events name each process for its record and trace span */
+	ts.exec_events = r->o->inotify || fanout_wanted(r->o);
+	ts.trap_opens = r->o->inotify;
+	ts.trap_net = r->net != NULL;
+	ts.child_mask = &r->old_mask;
+	ts.child_sigpipe = &r->old_sigpipe;
+	ts.child_sigchld = &r->old_sigchld;
+	ts.child_nofile = &r->old_nofile;
+	ts.restore_nice = r->raised_nice;
+	ts.child_nice = r->old_nice;
+	ts.cgroup = r->cg;
+	ts.cgroup_members = r->cg && r->o->tracking == TP_TRACK_CGROUP;
+	r->tk = track_launch(&ts, &r->tree, sk, r->self, status);
+	if (!r->tk)
+		return -1;
+	/* a UNIX socket in every process of the tree, and no traffic */
+	net_skip_inode(r->net, r->tk->nest_ino);
+	return r->tk->root;
+}
+
+/* NVML from TPMON_NVML_LIBRARY (empty: none), else from the loader path. */
+static struct tp_gpu *open_gpu(void)
+{
+	const char *lib = getenv("TPMON_NVML_LIBRARY");
+
+	if (lib && !*lib)
+		return NULL;
+	return gpu_open(lib, clock_wall());
+}
+
+/* --pid: follow the running process o->pid and its descendants.
+ * Returns its pid, or -1 with *status set after printing why. */
+static pid_t attach_task(struct tp_run *r, const struct tp_track_sink *sk, int *status)
+{
+	pid_t pid = r->o->pid;
+
+	r->tk = track_attach(pid, fanout_wanted(r->o), &r->tree, sk, r->self);
+	if (!r->tk) {
+		if (errno == ESRCH)
+			error_msg("--pid %d: no such process", (int)pid);
+		else if (errno == EINVAL)
+			error_msg("--pid %d: a thread, not a process: give its process id", (int)pid);
+		else if (errno == EPERM)
+			error_msg("--pid %d: not permitted to trace it (it is traced already, "
+				  "belongs to another user, or see "
+				  "/proc/sys/kernel/yama/ptrace_scope)", (int)pid);
+		else
+			perror_msg("--pid %d", (int)pid);
+		*status = TP_EXIT_FAILURE;
+		return -1;
+	}
+	return pid;
+}
+
+/* Read the --snapshot-events file and note the watched files' state
+ * before the task starts.  0, or -1 after printing why. */
+static int start_watch(struct tp_run *r)
+{
+	char err[512];
+
+	r->watch = snapevents_load(r->o->snapshot_events, err, sizeof(err));
+	if (!r->watch) {
+		error_msg("--snapshot-events: %s", err);
+		return -1;
+	}
+	snapevents_start(r->watch);
+	return 0;
+}
+
+/* Take the signals still pending once the loop is over: a second SIGINT
+ * that came after the first had ended the loop (timeout(1) sends one to
+ * its child and another to its process group), or a late SIGCHLD. */
+static void drain_signals(struct tp_run *r)
+{
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+
+	while (sigtimedwait(&r->sigset, &si, &zero) > 0)
+		;
+}
+
+void run_checkpoint(struct tp_run *r, double t)
+{
+	struct tp_report snap;
+
+	run_fill_report(r, t, false);
+	snap = *r->rep;
+	snap.partial = true;
+	summary_write(r->o, &snap);
+}
+
+/* The limits the kernel enforces in the task's cgroup.  pids.max counts
+ * threads too: it is only a backstop against a fork bomb, far above the
+ * process limit that tpmon checks itself. */
+static void set_cgroup_limits(struct tp_run *r)
+{
+	const struct tp_limits *l = &r->o->limits;
+	uint64_t mem = TP_CG_MAX, pids = TP_CG_MAX;
+
+	if (r->o->measure_only)
+		return;
+	if (l->set[TP_RES_MEMORY])
+		mem = (uint64_t)(l->value[TP_RES_MEMORY] * 1048576.0);
+	if (l->set[TP_RES_MAX_CONCURRENT_PROCESSES])
+		pids = (uint64_t)l->value[TP_RES_MAX_CONCURRENT_PROCESSES] * 8 + 64;
+	cgrun_limit(r->cg, mem, pids);
+}
+
+void run_end_cgroup(struct tp_run *r)
+{
+	pid_t *v = NULL;
+	size_t n;
+
+	if (!r->cg || !r->tk)
+		return;
+	n = cgroup_members(r->cg->task, &v);
+	free(v);
+	if (n > 0) {
+		debug_msg("cgroup: %zu processes left outside the tree: killed", n);
+		if (r->rep->leftover == 0)
+			r->rep->leftover = (unsigned)n;
+		cgrun_kill(r->cg, 5000);
+	}
+	enforce_oom(&r->enf, run_now(r));
+}
+
+int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
+	     struct tp_report *rep, const struct tp_track_sink *sink)
+{
+	const struct tp_limits *l = &o->limits;
+	struct tp_track_sink sk = *sink;
+	int status = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->rep = rep;
+	/* utilization is relative to the declared cores, else the machine's */
+	figures_init(&r->fig, rep, l->set[TP_RES_CORES] && l->value[TP_RES_CORES] > 0 ?
+		     l->value[TP_RES_CORES] : (double)sysconf(_SC_NPROCESSORS_ONLN),
+		     o->exit_codes == TP_CODES_CCTOOLS);
+	watchdog_init(&r->wd, o->kill_grace);
+	enforce_init(&r->enf, o, &r->fig, &r->wd);
+	r->cg = cg;
+	if (cg) {
+		rep->cgroup = xstrdup(cgrun_name(cg));
+		set_cgroup_limits(r);
+		r->enf.cg = cg;
+	}
+	r->self = getpid();
+	ptree_init(&r->tree);
+	r->tree.keep_lives = fanout_wanted(o);	/* before --pid adds processes */
+	if (proc_init() < 0 || setup_signals(r) < 0) {
+		perror_msg("setup");
+		return TP_EXIT_FAILURE;
+	}
+	r->signals_set = true;
+	if (o->snapshot_events && start_watch(r) < 0)
+		return TP_EXIT_FAILURE;
+	raise_fd_limit(r);
+	raise_priority(r);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	rep->start = clock_wall();
+	r->t0 = clock_mono();
+	sk.t0 = r->t0;
+	/* made before the task exists, so it cannot race its creation */
+	if (o->time_series)
+		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk);
+	r->net = net_new();
+	r->gpu = open_gpu();
+	if (o->pid) {
+		r->root = attach_task(r, &sk, &status);
+		if (r->root < 0)
+			return status;
+	} else {
+		r->root = start_task(r, &sk, &status);
+		if (r->root < 0)
+			return status;
+		net_set_trapping(r->net, r->tk->net_trapped);
+		net_pace_dumps(r->net, !l->set[TP_RES_BYTES_SENT] &&
+			       !l->set[TP_RES_BYTES_RECEIVED] && !l->set[TP_RES_BANDWIDTH]);
+	}
+	r->wd.tk = r->tk;
+	r->enf.root = r->root;
+	/* not dumpable (see launch_start()), with --pid too: a task of the
+	 * same user could otherwise ptrace tpmon and make it let go */
+	prctl(PR_SET_DUMPABLE, 0);
+	r->story = fanout_open(o, &r->tree, r->self);
+	gpu_note_pid(r->gpu, r->root);
+	if (o->inotify && r->tk->ptraced)
+		r->files = opens_new();
+	start_disk(r);
+	return 0;
+}
+
+void run_outputs_end(struct tp_run *r)
+{
+	struct tp_sample s;
+
+	if (r->series) {
+		sampler_sample(&r->tree, run_now(r), NULL, &s);	/* empty tree: totals only */
+		s.t = run_now(r);
+		series_add(r->series, &s, &r->fig);
+	}
+	if (r->story) {
+		r->tree.now = run_now(r);
+		sampler_sample(&r->tree, r->tree.now, NULL, &s);	/* the counters at the end */
+		s.t = r->tree.now;
+		run_sample_net_gpu(r, &s);
+		fanout_sample(r->story, &r->tree, &s);
+	}
+	if (r->files)
+		opens_write(r->files, r->o->template);
+}
+
+void run_close(struct tp_run *r)
+{
+	sigset_t old = r->old_mask;
+
+	r->tree.now = run_now(r);
+	fanout_close(r->story, &r->tree);	/* records of processes left, if any */
+	disk_stop(r->disk);
+	net_free(r->net);
+	gpu_free(r->gpu);
+	figures_free(&r->fig);
+	series_close(r->series);
+	opens_free(r->files);
+	snapevents_free(r->watch);
+	ptree_free(&r->tree);
+	track_free(r->tk);
+	if (!r->signals_set)
+		return;
+	drain_signals(r);
+	/* The termination signals stay blocked until tpmon exits: one sent
+	 * now (timeout(1) sends its second to the process group, late on a
+	 * busy machine) would otherwise kill tpmon before its summary. */
+	sigaddset(&old, SIGINT);
+	sigaddset(&old, SIGTERM);
+	sigaddset(&old, SIGHUP);
+	sigaddset(&old, SIGQUIT);
+	sigaddset(&old, SIGUSR1);	/* too late to pass on: ignored */
+	sigaddset(&old, SIGUSR2);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* run.h: the parts of one run, which the loop (monitor.c) drives: the
+ * tree and how it is followed, the figures, the limits and the kill, the
+ * devices (disk, network, GPUs) and the outputs written during the run;
+ * and tpmon's own process (its signals, descriptors and priority).  Set
+ * up before the loop (run_open()), taken apart after it (run_close()). */
+#ifndef TPMON_RUN_H
+#define TPMON_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include "cgrun.h"
+#include "disk.h"
+#include "enforce.h"
+#include "fanout.h"
+#include "figures.h"
+#include "gpu.h"
+#include "net.h"
+#include "opens.h"
+#include "options.h"
+#include "ptree.h"
+#include "series.h"
+#include "snapevents.h"
+#include "track.h"
+#include "watchdog.h"
+
+struct tp_run {
+	const struct tp_options *o;
+	struct tp_report *rep;		/* fig.rep, the caller's */
+	struct tp_figures fig;
+	struct tp_ptree tree;
+	struct tp_track *tk;		/* how the tree is followed */
+	struct tp_watchdog wd;		/* the kill */
+	struct tp_enforce enf;		/* the limits */
+	struct tp_disk *disk;		/* NULL: no disk figures */
+	struct tp_net *net;		/* NULL: network figures unknown */
+	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
+	struct tp_series *series;	/* --with-time-series, or NULL */
+	struct tp_opens *files;		/* --with-inotify, or NULL */
+	struct tp_fanout *story;	/* process records, trace, or NULL */
+	struct tp_snapevents *watch;	/* --snapshot-events, or NULL */
+	struct tp_cgrun *cg;		/* the task's cgroups (borrowed), or NULL */
+	pid_t root, self;		/* the task's main process, tpmon */
+	double t0;			/* CLOCK_MONOTONIC at the start */
+	sigset_t sigset;		/* what the loop waits for */
+	sigset_t sigset_paused;		/* the same less SIGCHLD, for a pause */
+	sigset_t old_mask;		/* as tpmon got it (the task's) */
+	bool signals_set;		/* sigset is blocked */
+	struct sigaction old_sigpipe, old_sigchld;	/* as tpmon got them */
+	struct rlimit old_nofile;	/* the task's open-files limit */
+	bool raised_nice;		/* tpmon raised its priority: */
+	int old_nice;			/* the task gets this nice value back */
+};
+
+/* Set up tpmon's own process and the parts, and start the task (or
+ * attach to o->pid) in the run's cgroups @cg (NULL: none), its tracker
+ * telling @sink of the tree (@sink->t0 is set here).  0, or an exit
+ * status after a message.  Call run_close() in either case. */
+int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
+	     struct tp_report *rep, const struct tp_track_sink *sink);
+/* Seconds since the start. */
+double run_now(const struct tp_run *r);
+
+/* The devices' figures at @t: disk, network, GPUs. */
+void run_sample_devices(struct tp_run *r, double t);
+/* The network and GPU figures of sample @s, for the trace. */
+void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s);
+/* --snapshot-events: a snapshot at @t if an event came. */
+void run_snapshots(struct tp_run *r, double t);
+
+/* The report at @t; @final: the task is over (not a checkpoint). */
+void run_fill_report(struct tp_run *r, double t, bool final);
+/* The tree is gone: what is left in its cgroup escaped the tracker (or
+ * was never seen by it): counted as left over, killed, and the verdict
+ * of the kernel's memory limit read.  Nothing without a cgroup. */
+void run_end_cgroup(struct tp_run *r);
+/* A partial summary at @t. */
+void run_checkpoint(struct tp_run *r, double t);
+/* After the loop: the last figures (disk, sockets, GPU accounting), the
+ * final report with the task's exit (@root_done: its @root_status) and
+ * the --measure-only check. */
+void run_finish(struct tp_run *r, bool root_done, int root_status);
+/* The outputs' last lines: the series, the records and trace, the files. */
+void run_outputs_end(struct tp_run *r);
+/* Free every part, restore tpmon's signal mask (less the termination
+ * signals, which stay blocked until tpmon exits). */
+void run_close(struct tp_run *r);
+
+#endif
