@@ -137,17 +137,6 @@ void error_msg_and_die(const char *fmt, ...)
 	exit(TP_EXIT_FAILURE);
 }
 
-void perror_msg_and_die(const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(STDERR_FILENO, "", err, fmt, ap);
-	va_end(ap);
-	exit(TP_EXIT_FAILURE);
-}
-
 void debug_msg_impl(const char *fmt, ...)
 {
 	va_list ap;

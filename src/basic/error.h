@@ -21,7 +21,6 @@ void error_set_debug_file(const char *path);
 void error_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void perror_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void error_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
-void perror_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
 /* A note or warning that does not stop tpmon.  On stderr in tpmon's own
  * mode; in cctools mode (where stderr is the task's output that the engine
  * returns) only in the -o debug file, or nowhere.  Lines written before

@@ -260,12 +260,6 @@ static void update(struct tp_net *n, struct sock_rec *r, uint64_t sent, uint64_t
 	}
 }
 
-void net_final(struct tp_net *n, uint64_t ino, uint64_t cookie, uint64_t sent, uint64_t recv)
-{
-	if (n && cookie)
-		update(n, get(n, cookie, ino, sent, recv), sent, recv);
-}
-
 /* A connection accepted on a port the tree listens on, that the tree
  * closed before a sample saw it (announced at its destruction). */
 static bool accepted_by_tree(const struct tp_net *n, const struct inet_diag_msg *m)

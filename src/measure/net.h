@@ -46,10 +46,6 @@ void net_sample(struct tp_net *n, struct tp_ptree *t);
  * kernel to announce the destruction of the tree's last sockets. */
 void net_end(struct tp_net *n, struct tp_ptree *t);
 
-/* The final figures of the socket @cookie (inode @ino), read from it just
- * before the tree closed it.  Called by whoever catches closes. */
-void net_final(struct tp_net *n, uint64_t ino, uint64_t cookie, uint64_t sent, uint64_t received);
-
 /* Thread @tid of process @pid is stopped at the entry of connect, accept
  * or accept4 (a seccomp stop): note the TCP socket it connects, so that
  * its final figures count even if it is closed before the next sample,
