@@ -310,6 +310,11 @@ HELPERS=$(cd "$HELPERS" 2>/dev/null && pwd) || bail_out "no helpers directory"
 [ -x "$TPMON" ] || bail_out "tpmon not built: $TPMON"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tpmon-test.XXXXXX") || bail_out "mktemp failed"
+# A private TMPDIR: what tpmon, its report and the task leave there is
+# this test's alone, whatever runs beside it under make -j.
+mkdir "$tmp/tmp" || bail_out "cannot make $tmp/tmp"
+TMPDIR=$tmp/tmp
+export TMPDIR
 summary=$tmp/out.summary
 trap tp_cleanup 0
 trap 'exit 129' HUP
