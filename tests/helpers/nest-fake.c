@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* nest-fake: a task that pretends to be a nested tpmon.  It speaks the
- * outer tpmon's protocol (src/nested.c) on the TPMON_NEST_FD channel by
+ * outer tpmon's protocol (src/track/nested.c) on the TPMON_NEST_FD channel by
  * itself, written from the description in doc/INTERNALS.md, not from
  * nested.c's structures, and prints one line per question:
  *   "foreign-totals ok|refused"    totals of its parent's subtree

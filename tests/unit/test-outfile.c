@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test-outfile.c: src/outfile.c on a private directory.  Links at the
+/* test-outfile.c: src/basic/outfile.c on a private directory.  Links at the
  * final name are replaced, never written through; the umask applies and
  * an existing narrower mode is kept; a streamed file that hits the
  * file-size limit (RLIMIT_FSIZE: a short write, like a full disk) keeps
