@@ -120,7 +120,7 @@ static void on_started(void *arg, struct tp_proc *p)
 {
 	struct tp_monitor *m = arg;
 
-	sampler_started(&m->r.tree, p);
+	sampler_started(&m->r.smp, p);
 }
 
 static void on_figures_final(void *arg, struct tp_proc *p, pid_t tid, bool leaf,
@@ -245,7 +245,7 @@ static bool paused(const struct tp_monitor *m)
  * can last seconds. */
 static bool may_drain(const struct tp_monitor *m)
 {
-	return !paused(m) && !(m->sampling && m->r.tree.in_stat_pass) && !m->r.tree.in_mem_pass;
+	return !paused(m) && !(m->sampling && m->r.smp.in_stat_pass) && !m->r.smp.in_mem_pass;
 }
 
 static void start_turn(struct tp_monitor *m)
@@ -313,10 +313,10 @@ static void take_sums(struct tp_monitor *m, const struct tp_stat_sums *s)
 /* A stat pass ended inside a sample still in progress. */
 static void check_stat_pass(struct tp_monitor *m)
 {
-	if (m->r.tree.stat_passes == m->stat_passes)
+	if (m->r.smp.stat_passes == m->stat_passes)
 		return;
-	m->stat_passes = m->r.tree.stat_passes;
-	take_sums(m, &m->r.tree.sums);
+	m->stat_passes = m->r.smp.stat_passes;
+	take_sums(m, &m->r.smp.sums);
 }
 
 /* Memory passes (sampler_mem_pass()) for the memory limits of a big
@@ -330,11 +330,11 @@ static void check_memory(struct tp_monitor *m)
 	struct tp_until until;
 
 	if (m->r.wd.phase != TP_RUNNING || paused(m) || m->r.tree.nlive <= PAUSE_FROM ||
-	    !enforce_memory_due(&m->r.enf, &m->r.tree, now, m->sampling, recheck_every(m)))
+	    !enforce_memory_due(&m->r.enf, &m->r.smp, now, m->sampling, recheck_every(m)))
 		return;
 	until = turn_until(m, 0);
-	if (sampler_mem_pass(&m->r.tree, now, &until))
-		take_sums(m, &m->r.tree.mem_acc);
+	if (sampler_mem_pass(&m->r.smp, now, &until))
+		take_sums(m, &m->r.smp.mem_acc);
 }
 
 static void sample(struct tp_monitor *m)
@@ -348,17 +348,17 @@ static void sample(struct tp_monitor *m)
 	if (!m->sampling) {
 		m->sampling = true;
 		m->sample_cost = 0;
-		if (!m->r.tree.pass_rollups)
+		if (!m->r.smp.pass_rollups)
 			track_refresh(m->r.tk);
 	}
 	until = turn_until(m, recheck_every(m));
-	done = sampler_sample(&m->r.tree, t, m->r.wd.phase == TP_RUNNING ? &until : NULL, &s);
+	done = sampler_sample(&m->r.smp, t, m->r.wd.phase == TP_RUNNING ? &until : NULL, &s);
 	m->sample_cost += now_rel(m) - t;
 	if (!done) {
 		check_stat_pass(m);
 		return;	/* to be continued at the next turn: next_sample is due */
 	}
-	m->stat_passes = m->r.tree.stat_passes;
+	m->stat_passes = m->r.smp.stat_passes;
 	m->sampling = false;
 	cost = m->sample_cost;
 	t = now_rel(m);
@@ -376,7 +376,7 @@ static void sample(struct tp_monitor *m)
 	if (t - m->last_checkpoint >= checkpoint_period(m->r.o))
 		checkpoint(m, t);
 	m->next_sample = t + next_delay(m, cost);
-	if (m->r.tree.pass_rollups)
+	if (m->r.smp.pass_rollups)
 		m->next_sample = t;	/* its PSS pass goes on at the next turn */
 }
 

@@ -205,7 +205,7 @@ static void raise_fd_limit(struct tp_run *r)
 	/* what the sampler may keep open; the rest is for the summary, the
 	 * disk walker and the files opened and closed at each read */
 	budget = rl.rlim_cur > FD_RESERVE + 3 ? (unsigned)(rl.rlim_cur > FD_CACHE_MAX + FD_RESERVE ? FD_CACHE_MAX + FD_RESERVE : rl.rlim_cur) - FD_RESERVE : 0;
-	r->tree.fd_budget = budget;
+	r->smp.fd_budget = budget;
 	presize_fd_table(budget + FD_RESERVE);
 }
 
@@ -406,6 +406,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	}
 	r->self = getpid();
 	ptree_init(&r->tree);
+	sampler_init(&r->smp, &r->tree);
 	r->tree.keep_lives = fanout_wanted(o);	/* before --pid adds processes */
 	if (proc_init() < 0 || setup_signals(r) < 0) {
 		perror_msg("setup");
@@ -424,6 +425,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	if (o->time_series)
 		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk);
 	r->net = net_new();
+	net_watch(r->net, &r->tree);
 	r->gpu = open_gpu();
 	if (o->pid) {
 		r->root = attach_task(r, &sk, &status);
@@ -455,13 +457,13 @@ void run_outputs_end(struct tp_run *r)
 	struct tp_sample s;
 
 	if (r->series) {
-		sampler_sample(&r->tree, run_now(r), NULL, &s);	/* empty tree: totals only */
+		sampler_sample(&r->smp, run_now(r), NULL, &s);	/* empty tree: totals only */
 		s.t = run_now(r);
 		series_add(r->series, &s, &r->fig);
 	}
 	if (r->story) {
 		r->tree.now = run_now(r);
-		sampler_sample(&r->tree, r->tree.now, NULL, &s);	/* the counters at the end */
+		sampler_sample(&r->smp, r->tree.now, NULL, &s);	/* the counters at the end */
 		s.t = r->tree.now;
 		run_sample_net_gpu(r, &s);
 		fanout_sample(r->story, &r->tree, &s);

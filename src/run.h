@@ -21,6 +21,7 @@
 #include "opens.h"
 #include "options.h"
 #include "ptree.h"
+#include "sampler.h"
 #include "series.h"
 #include "snapevents.h"
 #include "track.h"
@@ -31,6 +32,7 @@ struct tp_run {
 	struct tp_report *rep;		/* fig.rep, the caller's */
 	struct tp_figures fig;
 	struct tp_ptree tree;
+	struct tp_sampler smp;		/* its passes over the tree */
 	struct tp_track *tk;		/* how the tree is followed */
 	struct tp_watchdog wd;		/* the kill */
 	struct tp_enforce enf;		/* the limits */

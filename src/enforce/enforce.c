@@ -199,7 +199,7 @@ double enforce_next_delay(const struct tp_enforce *e, double delay)
 	return delay;
 }
 
-bool enforce_memory_due(const struct tp_enforce *e, const struct tp_ptree *t, double now,
+bool enforce_memory_due(const struct tp_enforce *e, const struct tp_sampler *sm, double now,
 			bool sampling, double recheck)
 {
 	const struct tp_limits *l = &e->o->limits;
@@ -207,8 +207,8 @@ bool enforce_memory_due(const struct tp_enforce *e, const struct tp_ptree *t, do
 
 	if (!l->set[TP_RES_MEMORY] && !l->set[TP_RES_VIRTUAL_MEMORY])
 		return false;
-	newest = t->sums.at > t->mem_acc.at ? t->sums.at : t->mem_acc.at;
-	return t->in_mem_pass || (sampling && now - newest >= recheck);
+	newest = sm->sums.at > sm->mem_acc.at ? sm->sums.at : sm->mem_acc.at;
+	return sm->in_mem_pass || (sampling && now - newest >= recheck);
 }
 
 void enforce_final(struct tp_enforce *e)

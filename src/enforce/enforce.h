@@ -16,7 +16,7 @@
 #include "figures.h"
 #include "cgrun.h"
 #include "options.h"
-#include "ptree.h"
+#include "sampler.h"
 #include "watchdog.h"
 
 struct tp_enforce {
@@ -62,9 +62,9 @@ double enforce_deadline(const struct tp_enforce *e);
 double enforce_next_delay(const struct tp_enforce *e, double delay);
 
 /* Is a memory pass (sampler_mem_pass()) due at @now for the memory
- * limits of @t, whose sample is in progress when @sampling?  Due when
+ * limits, @sm's sample being in progress when @sampling?  Due when
  * one is under way, or when the newest sizes are older than @recheck s. */
-bool enforce_memory_due(const struct tp_enforce *e, const struct tp_ptree *t, double now,
+bool enforce_memory_due(const struct tp_enforce *e, const struct tp_sampler *sm, double now,
 			bool sampling, double recheck);
 
 /* --measure-only, at the end: report every limit the final figures cross. */

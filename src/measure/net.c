@@ -441,6 +441,20 @@ static uint64_t fd_key(const struct tp_proc *p)
 	return p->single && p->run_ns != UINT64_MAX ? p->run_ns + 1 : 0;
 }
 
+static void proc_freed(void *arg, struct tp_proc *p)
+{
+	(void)arg;
+	free(p->sock_ino);
+	p->sock_ino = NULL;
+	p->nsock = 0;
+}
+
+void net_watch(struct tp_net *n, struct tp_ptree *t)
+{
+	if (n)
+		ptree_watch(t, NULL, proc_freed, n);
+}
+
 void net_skip_inode(struct tp_net *n, uint64_t ino)
 {
 	if (!n || !ino)

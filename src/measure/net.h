@@ -24,6 +24,10 @@ void net_free(struct tp_net *n);
  * that ran. */
 void net_set_trapping(struct tp_net *n, bool on);
 
+/* Free what net puts in each record of @t (its sockets' inodes) as the
+ * record is freed (ptree_watch()).  Before any process is added. */
+void net_watch(struct tp_net *n, struct tp_ptree *t);
+
 /* The socket of inode @ino (tpmon's, handed to the task; 0: none)
  * carries no TCP traffic:
  * the task's copies of it are not the tree's sockets.  A tree whose only

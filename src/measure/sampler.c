@@ -16,35 +16,35 @@
 
 /* Descriptors kept open per process: stat (read at every sample it ran),
  * schedstat (the cheap test of whether it ran) and io (read at its end).
- * They share t->fd_budget, stat first: schedstat may take up to two
+ * They share sm->fd_budget, stat first: schedstat may take up to two
  * thirds of it, io up to one third.  Beyond, files are opened and closed
  * at each read, so a tree larger than the budget costs more but loses
  * nothing (it used to lose the memory of every process it could not
  * open a descriptor for). */
 enum cache_rank { CACHE_STAT = 3, CACHE_SCHED = 2, CACHE_STATM = 2, CACHE_IO = 1 };
 
-static int cache_open(struct tp_ptree *t, pid_t pid, const char *file, enum cache_rank rank)
+static int cache_open(struct tp_sampler *sm, pid_t pid, const char *file, enum cache_rank rank)
 {
 	char path[32];
 	int fd;
 
-	if ((unsigned long)t->cached_fds * 3 >= (unsigned long)t->fd_budget * rank) {
+	if ((unsigned long)sm->cached_fds * 3 >= (unsigned long)sm->fd_budget * rank) {
 		errno = EMFILE;
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%d/%s", (int)pid, file);
 	fd = proc_open(path);
 	if (fd >= 0)
-		t->cached_fds++;
+		sm->cached_fds++;
 	return fd;
 }
 
-static int read_stat_cached(struct tp_ptree *t, struct tp_proc *p, struct proc_stat *st)
+static int read_stat_cached(struct tp_sampler *sm, struct tp_proc *p, struct proc_stat *st)
 {
 	char buf[1024];
 
 	if (p->stat_fd < 0)
-		p->stat_fd = cache_open(t, p->pid, "stat", CACHE_STAT);
+		p->stat_fd = cache_open(sm, p->pid, "stat", CACHE_STAT);
 	if (p->stat_fd < 0)
 		return proc_read_stat(p->pid, st);
 	if (proc_pread(p->stat_fd, buf, sizeof(buf)) <= 0)
@@ -130,14 +130,14 @@ static void refresh_rollup(struct tp_proc *p)
 
 /* The CPU time of @p's leader thread, from its cached schedstat; false
  * when there is none (no schedstat in this kernel, or no budget left). */
-static bool leader_run_ns(struct tp_ptree *t, struct tp_proc *p, uint64_t *run_ns)
+static bool leader_run_ns(struct tp_sampler *sm, struct tp_proc *p, uint64_t *run_ns)
 {
 	struct proc_schedstat ss;
 
 	if (p->sched_fd == SCHED_NONE)
 		return false;
 	if (p->sched_fd < 0) {
-		p->sched_fd = cache_open(t, p->pid, "schedstat", CACHE_SCHED);
+		p->sched_fd = cache_open(sm, p->pid, "schedstat", CACHE_SCHED);
 		if (p->sched_fd < 0) {
 			if (errno != EMFILE && errno != ENFILE)
 				p->sched_fd = SCHED_NONE;
@@ -154,31 +154,31 @@ static bool leader_run_ns(struct tp_ptree *t, struct tp_proc *p, uint64_t *run_n
  * its stat holds nothing new, as nothing in it grows without running, and
  * schedstat's three numbers cost a quarter of stat's 52.  (A process with
  * several threads always counts as having run.) */
-static bool idle_since_stat(struct tp_ptree *t, struct tp_proc *p)
+static bool idle_since_stat(struct tp_sampler *sm, struct tp_proc *p)
 {
 	uint64_t run_ns;
 
-	return p->single && leader_run_ns(t, p, &run_ns) && run_ns == p->run_ns;
+	return p->single && leader_run_ns(sm, p, &run_ns) && run_ns == p->run_ns;
 }
 
 /* Refresh one process from its stat; returns -1 when it could not be read
  * (gone), 1 when its memory layout changed since the last sample, else 0. */
-static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
+static int sample_proc(struct tp_sampler *sm, struct tp_proc *p, double now)
 {
 	struct proc_stat st;
 	uint64_t cpu_ns, key, run_ns = 0;
 	long ticks = proc_clock_ticks();
 	/* schedstat before stat: a run between the two reads shows next time;
 	 * only a single-threaded process can be told idle from it */
-	bool have_run = p->single && leader_run_ns(t, p, &run_ns);
+	bool have_run = p->single && leader_run_ns(sm, p, &run_ns);
 
 	if (have_run && run_ns == p->run_ns && p->rollup_key && now - p->stat_at < STAT_REFRESH)
 		return 0;	/* off the CPU since: nothing in stat has grown */
-	if (read_stat_cached(t, p, &st) < 0)
+	if (read_stat_cached(sm, p, &st) < 0)
 		return -1;
 	p->stat_at = now;
 	if (st.state == 'Z' || st.state == 'X' || (st.flags & PROC_PF_EXITING))
-		t->exiting++;
+		sm->exiting++;
 	p->single = st.num_threads == 1;
 	if (p->life && st.num_threads > (long)p->life->threads_peak)
 		p->life->threads_peak = (unsigned)st.num_threads;
@@ -207,27 +207,27 @@ static int sample_proc(struct tp_ptree *t, struct tp_proc *p, double now)
 
 /* The tree's memory layout: when it changes, pages may have become shared
  * or private in any process, so every PSS figure is re-read. */
-static uint64_t layout_key(const struct tp_ptree *t)
+static uint64_t layout_key(const struct tp_sampler *sm)
 {
 	const struct tp_proc *p;
-	uint64_t k = t->nlive;
+	uint64_t k = sm->tree->nlive;
 
-	for (p = t->live; p; p = p->next)
+	for (p = sm->tree->live; p; p = p->next)
 		k = k * 31 + p->rss_kb;
 	return k;
 }
 
 /* The layout as it is now, from fresh stat reads that update nothing. */
-static uint64_t layout_now(struct tp_ptree *t)
+static uint64_t layout_now(struct tp_sampler *sm)
 {
 	struct tp_proc *p;
-	uint64_t k = t->nlive;
+	uint64_t k = sm->tree->nlive;
 	struct proc_stat st;
 
-	for (p = t->live; p; p = p->next) {
+	for (p = sm->tree->live; p; p = p->next) {
 		uint64_t rss_kb = p->rss_kb;
 
-		if (!idle_since_stat(t, p) && read_stat_cached(t, p, &st) == 0)
+		if (!idle_since_stat(sm, p) && read_stat_cached(sm, p, &st) == 0)
 			rss_kb = stat_rss_kb(&st);
 		k = k * 31 + rss_kb;
 	}
@@ -245,14 +245,14 @@ static uint64_t layout_now(struct tp_ptree *t)
 #define FULL_ROLLUP_FREE 64
 #define FULL_ROLLUP_MS 1.0
 
-static bool full_rollup_due(const struct tp_ptree *t, bool settled, double now)
+static bool full_rollup_due(const struct tp_sampler *sm, bool settled, double now)
 {
-	double every = FULL_ROLLUP_MS * 1e-3 * t->nlive;
+	double every = FULL_ROLLUP_MS * 1e-3 * sm->tree->nlive;
 
-	if (!t->pss_dirty)
+	if (!sm->pss_dirty)
 		return false;
-	return t->nlive <= FULL_ROLLUP_FREE || settled ||
-	       now - t->full_rollup_at >= (every > 0.25 ? every : 0.25);
+	return sm->tree->nlive <= FULL_ROLLUP_FREE || settled ||
+	       now - sm->full_rollup_at >= (every > 0.25 ? every : 0.25);
 }
 
 /* Has the time given to this call run out?  Checked between processes,
@@ -268,21 +268,21 @@ static bool out_of_time(const struct tp_until *u, unsigned done)
 
 /* The stat pass: every live process not yet read in this pass.  False
  * when @stop_at came first. */
-static bool stat_pass(struct tp_ptree *t, double now, const struct tp_until *stop_at)
+static bool stat_pass(struct tp_sampler *sm, double now, const struct tp_until *stop_at)
 {
 	struct tp_proc *p;
 	unsigned done = 0;
 
-	for (p = t->live; p; p = p->next) {
-		if (p->sample_gen == t->sample_gen)
+	for (p = sm->tree->live; p; p = p->next) {
+		if (p->sample_gen == sm->sample_gen)
 			continue;
 		if (out_of_time(stop_at, done)) {
-			t->in_stat_pass = true;
+			sm->in_stat_pass = true;
 			return false;
 		}
-		if (sample_proc(t, p, now) > 0)
+		if (sample_proc(sm, p, now) > 0)
 			p->rollup_due = true;
-		p->sample_gen = t->sample_gen;
+		p->sample_gen = sm->sample_gen;
 		done++;
 	}
 	return true;
@@ -300,38 +300,38 @@ static void add_sizes(struct tp_stat_sums *s, pid_t pid, uint64_t vm_kb, uint64_
 }
 
 /* The sizes every live process had at its last stat read. */
-static void stat_sizes(const struct tp_ptree *t, struct tp_stat_sums *s, double now)
+static void stat_sizes(const struct tp_sampler *sm, struct tp_stat_sums *s, double now)
 {
 	const struct tp_proc *p;
 
 	memset(s, 0, sizeof(*s));
-	for (p = t->live; p; p = p->next)
+	for (p = sm->tree->live; p; p = p->next)
 		add_sizes(s, p->pid, p->vm_kb, p->rss_kb);
 	s->at = now;
 }
 
 /* End of a stat pass: its sums, for the limits that need no PSS. */
-static void end_stat_pass(struct tp_ptree *t, double now)
+static void end_stat_pass(struct tp_sampler *sm, double now)
 {
-	stat_sizes(t, &t->sums, now);
-	t->stat_passes++;
-	t->in_stat_pass = false;
-	t->sample_gen++;	/* the next stat pass reads every process again */
+	stat_sizes(sm, &sm->sums, now);
+	sm->stat_passes++;
+	sm->in_stat_pass = false;
+	sm->sample_gen++;	/* the next stat pass reads every process again */
 }
 
 /* The PSS pass: a full one reads every process not read in this full
  * pass yet (it may take several calls when time runs out); in a small
  * tree, the processes whose own layout changed.  Returns whether any was
  * read, and in *@done_full whether a full pass ended. */
-static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *stop_at, bool *done_full)
+static bool rollup_pass(struct tp_sampler *sm, bool full, const struct tp_until *stop_at, bool *done_full)
 {
-	bool small = t->nlive <= FULL_ROLLUP_FREE, read_any = false;
+	bool small = sm->tree->nlive <= FULL_ROLLUP_FREE, read_any = false;
 	unsigned done = 0;
 	struct tp_proc *p;
 
 	*done_full = full;
-	for (p = t->live; p; p = p->next) {
-		bool want = full ? p->rollup_gen != t->rollup_gen : small && p->rollup_due;
+	for (p = sm->tree->live; p; p = p->next) {
+		bool want = full ? p->rollup_gen != sm->rollup_gen : small && p->rollup_due;
 
 		if (!want)
 			continue;
@@ -341,7 +341,7 @@ static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *st
 		}
 		refresh_rollup(p);
 		p->rollup_due = false;
-		p->rollup_gen = t->rollup_gen;
+		p->rollup_gen = sm->rollup_gen;
 		read_any = true;
 		done++;
 	}
@@ -351,13 +351,13 @@ static bool rollup_pass(struct tp_ptree *t, bool full, const struct tp_until *st
 /* --- memory passes ---------------------------------------------------- */
 
 /* @p's size and resident size, in kB, from its statm. */
-static int read_statm(struct tp_ptree *t, struct tp_proc *p, uint64_t *vm_kb, uint64_t *rss_kb)
+static int read_statm(struct tp_sampler *sm, struct tp_proc *p, uint64_t *vm_kb, uint64_t *rss_kb)
 {
 	char buf[128];
 	uint64_t size, resident, page_kb = (uint64_t)proc_page_size() / 1024;
 
 	if (p->statm_fd < 0)
-		p->statm_fd = cache_open(t, p->pid, "statm", CACHE_STATM);
+		p->statm_fd = cache_open(sm, p->pid, "statm", CACHE_STATM);
 	if (p->statm_fd >= 0) {
 		if (proc_pread(p->statm_fd, buf, sizeof(buf)) <= 0)
 			return -1;
@@ -375,45 +375,45 @@ static int read_statm(struct tp_ptree *t, struct tp_proc *p, uint64_t *vm_kb, ui
 	return 0;
 }
 
-bool sampler_mem_pass(struct tp_ptree *t, double now, const struct tp_until *stop_at)
+bool sampler_mem_pass(struct tp_sampler *sm, double now, const struct tp_until *stop_at)
 {
-	struct tp_stat_sums *s = &t->mem_acc;
+	struct tp_stat_sums *s = &sm->mem_acc;
 	unsigned done = 0;
 	struct tp_proc *p;
 
-	if (!t->in_mem_pass) {
+	if (!sm->in_mem_pass) {
 		memset(s, 0, sizeof(*s));
-		t->in_mem_pass = true;
+		sm->in_mem_pass = true;
 	}
-	for (p = t->live; p; p = p->next) {
+	for (p = sm->tree->live; p; p = p->next) {
 		uint64_t vm_kb, rss_kb;
 
-		if (p->mem_gen == t->mem_gen)
+		if (p->mem_gen == sm->mem_gen)
 			continue;
 		if (out_of_time(stop_at, done))
 			return false;
-		p->mem_gen = t->mem_gen;
+		p->mem_gen = sm->mem_gen;
 		done++;
-		if (read_statm(t, p, &vm_kb, &rss_kb) == 0)
+		if (read_statm(sm, p, &vm_kb, &rss_kb) == 0)
 			add_sizes(s, p->pid, vm_kb, rss_kb);	/* else gone, its memory too */
 	}
 	s->at = now;
-	t->in_mem_pass = false;
-	t->mem_gen++;
+	sm->in_mem_pass = false;
+	sm->mem_gen++;
 	return true;
 }
 
 /* Fill @s from every live process's latest figures; @stable: whether
  * its PSS sum counts (see sampler_sample()). */
-static void fill_sample(struct tp_ptree *t, struct tp_sample *s, bool stable)
+static void fill_sample(struct tp_sampler *sm, struct tp_sample *s, bool stable)
 {
 	struct tp_stat_sums sz;
 	struct tp_proc *p;
 	uint64_t pss = 0, swap = 0;
 
 	memset(s, 0, sizeof(*s));
-	stat_sizes(t, &sz, 0);
-	for (p = t->live; p; p = p->next) {
+	stat_sizes(sm, &sz, 0);
+	for (p = sm->tree->live; p; p = p->next) {
 		/* PSS never exceeds RSS; the two are read at different
 		 * instants, so hold the sum to that */
 		pss += p->pss_kb && p->pss_kb < p->rss_kb ? p->pss_kb : p->rss_kb;
@@ -425,67 +425,67 @@ static void fill_sample(struct tp_ptree *t, struct tp_sample *s, bool stable)
 	s->vm_mb = (double)sz.vm_kb / 1024.0;
 	s->swap_mb = (double)swap / 1024.0;
 	s->pss_stable = stable;
-	ptree_total_acct(t, &s->acct);
+	ptree_total_acct(sm->tree, &s->acct);
 	s->cpu_s = (double)s->acct.cpu_ns / 1e9;
-	s->nprocs = t->nlive;
-	s->nthreads = t->nthreads;
-	s->total_processes = t->total_processes;
-	s->exiting = t->exiting;
-	t->exiting = 0;		/* the next pass counts afresh */
+	s->nprocs = sm->tree->nlive;
+	s->nthreads = sm->tree->nthreads;
+	s->total_processes = sm->tree->total_processes;
+	s->exiting = sm->exiting;
+	sm->exiting = 0;		/* the next pass counts afresh */
 }
 
-bool sampler_sample(struct tp_ptree *t, double now, const struct tp_until *stop_at, struct tp_sample *s)
+bool sampler_sample(struct tp_sampler *sm, double now, const struct tp_until *stop_at, struct tp_sample *s)
 {
-	bool done_full, recheck = t->pass_rollups && stop_at && stop_at->recheck > 0 &&
-				  (t->in_stat_pass || now - t->sums.at >= stop_at->recheck);
+	bool done_full, recheck = sm->pass_rollups && stop_at && stop_at->recheck > 0 &&
+				  (sm->in_stat_pass || now - sm->sums.at >= stop_at->recheck);
 
-	if (!t->pass_rollups || recheck) {
-		if (!stat_pass(t, now, stop_at))
-			return false;	/* zombies seen so far stay in t->exiting */
-		end_stat_pass(t, now);
+	if (!sm->pass_rollups || recheck) {
+		if (!stat_pass(sm, now, stop_at))
+			return false;	/* zombies seen so far stay in sm->exiting */
+		end_stat_pass(sm, now);
 	}
 	if (recheck) {
 		/* a sample in the middle of a long full PSS pass, which goes
 		 * on at the next calls: its PSS sum mixes two passes */
-		fill_sample(t, s, false);
+		fill_sample(sm, s, false);
 		return true;
 	}
-	if (!t->pass_rollups) {
+	if (!sm->pass_rollups) {
 		bool settled;
 
-		t->pass_layout = layout_key(t);
-		settled = t->pass_layout == t->layout_key;
+		sm->pass_layout = layout_key(sm);
+		settled = sm->pass_layout == sm->layout_key;
 		if (!settled)
-			t->pss_dirty = true;	/* sharing may have changed anywhere */
-		t->layout_key = t->pass_layout;
-		t->pass_full = full_rollup_due(t, settled, now);
-		t->pass_read_any = false;
-		t->pass_rollups = true;
+			sm->pss_dirty = true;	/* sharing may have changed anywhere */
+		sm->layout_key = sm->pass_layout;
+		sm->pass_full = full_rollup_due(sm, settled, now);
+		sm->pass_read_any = false;
+		sm->pass_rollups = true;
 	}
 	/* the PSS figures of one pass belong to one sample: a full pass cut
 	 * short goes on at the next call */
-	if (rollup_pass(t, t->pass_full, stop_at, &done_full))
-		t->pass_read_any = true;
-	if (t->pass_full && !done_full)
+	if (rollup_pass(sm, sm->pass_full, stop_at, &done_full))
+		sm->pass_read_any = true;
+	if (sm->pass_full && !done_full)
 		return false;
-	t->pass_rollups = false;
-	if (t->pass_full) {
-		t->full_rollup_at = now;
-		t->pss_dirty = false;
-		t->rollup_gen++;
+	sm->pass_rollups = false;
+	if (sm->pass_full) {
+		sm->full_rollup_at = now;
+		sm->pss_dirty = false;
+		sm->rollup_gen++;
 	}
 	/* PSS read while pages were being shared mixes before and after
 	 * (a parent read alone, its children read sharing): such a sum can
 	 * exceed any real one, so it only counts when every figure is fresh
 	 * and the layout held still while they were read */
-	fill_sample(t, s, !t->pss_dirty && (!t->pass_read_any || layout_now(t) == t->pass_layout));
+	fill_sample(sm, s, !sm->pss_dirty && (!sm->pass_read_any || layout_now(sm) == sm->pass_layout));
 	return true;
 }
 
-void sampler_started(struct tp_ptree *t, struct tp_proc *p)
+void sampler_started(struct tp_sampler *sm, struct tp_proc *p)
 {
 	if (p->io_fd < 0)
-		p->io_fd = cache_open(t, p->pid, "io", CACHE_IO);
+		p->io_fd = cache_open(sm, p->pid, "io", CACHE_IO);
 }
 
 void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct *a)
@@ -507,4 +507,45 @@ void sampler_read_final(struct tp_proc *p, pid_t tid, bool leaf, struct tp_acct 
 	}
 	if (proc_read_thread_io(p->pid, tid, &a->io) < 0)
 		memset(&a->io, 0, sizeof(a->io));
+}
+
+/* born during a full PSS pass: not in it (the sample counts its RSS
+ * instead), or a tree that grows would keep the pass from ending */
+static void proc_added(void *arg, struct tp_proc *p)
+{
+	struct tp_sampler *sm = arg;
+
+	if (sm->pass_rollups && sm->pass_full)
+		p->rollup_gen = sm->rollup_gen;
+}
+
+static void close_fd(struct tp_sampler *sm, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		sm->cached_fds--;
+	}
+	*fd = -1;
+}
+
+/* The cached /proc descriptors die with the record. */
+static void proc_freed(void *arg, struct tp_proc *p)
+{
+	struct tp_sampler *sm = arg;
+
+	close_fd(sm, &p->stat_fd);
+	close_fd(sm, &p->sched_fd);
+	close_fd(sm, &p->io_fd);
+	close_fd(sm, &p->statm_fd);
+}
+
+void sampler_init(struct tp_sampler *sm, struct tp_ptree *t)
+{
+	memset(sm, 0, sizeof(*sm));
+	sm->tree = t;
+	sm->fd_budget = 768;	/* under the usual 1024, until told the limit */
+	sm->sample_gen = 1;	/* a new process has 0: not read in this pass */
+	sm->rollup_gen = 1;
+	sm->mem_gen = 1;
+	ptree_watch(t, proc_added, proc_freed, sm);
 }

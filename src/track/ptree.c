@@ -3,7 +3,6 @@
  * list of live processes for sampling. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "ptree.h"
 #include "xmalloc.h"
 
@@ -19,28 +18,29 @@ void ptree_init(struct tp_ptree *t)
 	memset(t, 0, sizeof(*t));
 	t->pbuckets = xcalloc(NBUCKETS, sizeof(*t->pbuckets));
 	t->tbuckets = xcalloc(NBUCKETS, sizeof(*t->tbuckets));
-	t->fd_budget = 768;	/* under the usual 1024, until told the limit */
-	t->sample_gen = 1;	/* a new process has 0: not read in this pass */
-	t->rollup_gen = 1;
-	t->mem_gen = 1;
 }
 
-static void close_fd(struct tp_ptree *t, int *fd)
+void ptree_watch(struct tp_ptree *t, void (*added)(void *arg, struct tp_proc *p),
+		 void (*freed)(void *arg, struct tp_proc *p), void *arg)
 {
-	if (*fd >= 0) {
-		close(*fd);
-		t->cached_fds--;
-	}
-	*fd = -1;
+	struct tp_ptree_watcher *w;
+
+	if (t->nwatchers == TP_PTREE_WATCHERS)
+		abort();	/* a programming error: raise the bound */
+	w = &t->watchers[t->nwatchers++];
+	w->added = added;
+	w->freed = freed;
+	w->arg = arg;
 }
 
-/* The sampler's cached /proc descriptors die with the record. */
-static void close_fds(struct tp_ptree *t, struct tp_proc *p)
+/* What the watchers put in @p goes with its record. */
+static void tell_freed(struct tp_ptree *t, struct tp_proc *p)
 {
-	close_fd(t, &p->stat_fd);
-	close_fd(t, &p->sched_fd);
-	close_fd(t, &p->io_fd);
-	close_fd(t, &p->statm_fd);
+	unsigned i;
+
+	for (i = 0; i < t->nwatchers; i++)
+		if (t->watchers[i].freed)
+			t->watchers[i].freed(t->watchers[i].arg, p);
 }
 
 /* The story of a process born now, the next in order (the tree's count
@@ -83,9 +83,8 @@ void ptree_free(struct tp_ptree *t)
 			struct tp_proc *p = t->pbuckets[i];
 
 			t->pbuckets[i] = p->hnext;
-			close_fds(t, p);
+			tell_freed(t, p);
 			free_life(p->life);
-			free(p->sock_ino);
 			free(p->base);
 			free(p);
 		}
@@ -150,6 +149,7 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 {
 	struct tp_proc *p = xcalloc(1, sizeof(*p));
 	struct tp_proc *parent = ppid > 0 ? ptree_proc(t, ppid) : NULL;
+	unsigned i;
 
 	p->pid = pid;
 	p->ppid = ppid;
@@ -157,10 +157,6 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->sched_fd = -1;
 	p->statm_fd = -1;
 	p->io_fd = -1;
-	/* born during a full PSS pass: not in it (the sample counts its RSS
-	 * instead), or a tree that grows would keep the pass from ending */
-	if (t->pass_rollups && t->pass_full)
-		p->rollup_gen = t->rollup_gen;
 	/* sockets are inherited; the main process may have got some */
 	p->net_flag = parent ? parent->net_flag : true;
 	p->nest_tag = parent ? parent->nest_tag : 0;
@@ -180,6 +176,9 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 		t->max_live = t->nlive;
 	ptree_nest_born(t, p->nest_tag, 0);
 	ptree_add_thread(t, p, pid);
+	for (i = 0; i < t->nwatchers; i++)
+		if (t->watchers[i].added)
+			t->watchers[i].added(t->watchers[i].arg, p);
 	return p;
 }
 
@@ -255,7 +254,7 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 	struct tp_acct a;
 	unsigned tag;
 
-	close_fds(t, p);
+	tell_freed(t, p);
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
 	for (tag = p->nest_tag; tag > 0 && tag <= t->nnest; tag = t->nest[tag - 1].parent) {
@@ -281,7 +280,6 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 		p->next->prev = p->prev;
 	t->nlive--;
 	free_life(p->life);
-	free(p->sock_ino);
 	free(p->base);
 	free(p);
 }

@@ -112,6 +112,8 @@ struct tp_stat_sums {
 	double at;			/* s from the start, at the end of the pass */
 };
 
+#define TP_PTREE_WATCHERS 4
+
 struct tp_ptree {
 	struct tp_proc **pbuckets;
 	struct tp_thread **tbuckets;
@@ -122,35 +124,32 @@ struct tp_ptree {
 	bool keep_lives;		/* give each process a struct tp_life */
 	unsigned max_live;		/* peak of nlive */
 	struct tp_acct dead;		/* sum over ended processes */
-	uint64_t layout_key;		/* sampler: memory layout at the last sample */
-	bool pss_dirty;			/* sampler: layout changed since all PSS were read */
-	double full_rollup_at;		/* sampler: when all PSS were last read */
-	unsigned sample_gen;		/* sampler: the stat pass in progress (from 1) */
-	unsigned rollup_gen;		/* sampler: the full PSS pass in progress (from 1) */
-	bool in_stat_pass;		/* sampler: a stat pass is cut short, to go on */
-	bool in_mem_pass;		/* sampler: a memory pass is cut short, to go on */
-	unsigned mem_gen;		/* sampler: the memory pass in progress (from 1) */
-	struct tp_stat_sums mem_acc;	/* sampler: its sums so far */
-	bool pass_rollups;		/* sampler: stat pass done, PSS reads going on */
-	bool pass_full;			/* sampler: they are a full PSS pass */
-	bool pass_read_any;		/* sampler: some PSS was read in this pass */
-	uint64_t pass_layout;		/* sampler: the layout its stat pass found */
-	struct tp_stat_sums sums;	/* sampler: of the last complete stat pass */
-	unsigned stat_passes;		/* sampler: complete stat passes */
-	unsigned cached_fds;		/* sampler: /proc descriptors kept open */
-	unsigned fd_budget;		/* sampler: how many may be kept open */
-	unsigned exiting;		/* sampler: zombies seen in this sample */
 	double now;			/* s from the start, kept by the monitor:
 					 * the time of births and deaths */
 	/* called as each process ends, before its record is freed, with its
 	 * final figures; NULL for none */
 	void (*on_end)(void *arg, const struct tp_proc *p, const struct tp_acct *a);
 	void *on_end_arg;
+	/* modules that keep state of their own in the records (the
+	 * sampler's descriptors, net's sockets): told of each process
+	 * added, and of each record about to be freed, so that they free
+	 * what they put in it */
+	struct tp_ptree_watcher {
+		void (*added)(void *arg, struct tp_proc *p);	/* or NULL */
+		void (*freed)(void *arg, struct tp_proc *p);	/* or NULL */
+		void *arg;
+	} watchers[TP_PTREE_WATCHERS];
+	unsigned nwatchers;
 	struct tp_nest nest[TP_NEST_MAX];	/* nested.c: registrations */
 	unsigned nnest;
 };
 
 void ptree_init(struct tp_ptree *t);
+/* Tell @added of each process added from now on, @freed of each record
+ * about to be freed (either may be NULL), with @arg.  At most
+ * TP_PTREE_WATCHERS. */
+void ptree_watch(struct tp_ptree *t, void (*added)(void *arg, struct tp_proc *p),
+		 void (*freed)(void *arg, struct tp_proc *p), void *arg);
 /* Frees every record and closes its cached descriptors. */
 void ptree_free(struct tp_ptree *t);
 

@@ -82,6 +82,7 @@ static void test_many(void)
 static void test_mem_pass(void)
 {
 	struct tp_ptree t;
+	struct tp_sampler sm;
 	struct proc_stat st;
 	struct tp_until now_stop = { 0, 0, 0 };	/* already past */
 	uint64_t page_kb = (uint64_t)proc_page_size() / 1024;
@@ -90,23 +91,29 @@ static void test_mem_pass(void)
 
 	ok(proc_init() == 0, "/proc opens");
 	ptree_init(&t);
+	sampler_init(&sm, &t);
 	ptree_add_proc(&t, getpid(), 0);
 	/* processes of no such pid: gone, counted as nothing */
 	for (pid = 0x3fffff00, i = 0; i < 20; i++)
 		ptree_add_proc(&t, pid + i, getpid());
-	ok(!sampler_mem_pass(&t, 1.0, &now_stop), "a pass out of time stops after a few");
-	ok(t.in_mem_pass, "and is to go on");
-	ok(sampler_mem_pass(&t, 2.0, NULL), "it ends at the next call");
-	ok(!t.in_mem_pass, "no pass in progress after it");
+	ok(!sampler_mem_pass(&sm, 1.0, &now_stop), "a pass out of time stops after a few");
+	ok(sm.in_mem_pass, "and is to go on");
+	ok(sampler_mem_pass(&sm, 2.0, NULL), "it ends at the next call");
+	ok(!sm.in_mem_pass, "no pass in progress after it");
 	ok(proc_read_stat(getpid(), &st) == 0, "own stat reads");
 	/* stat's rss is the kernel's per-CPU estimate, statm's the exact
 	 * sum: within 1 MB */
-	ok(labs((long)t.mem_acc.rss_kb - (long)(st.rss * page_kb)) <= 1024,
+	ok(labs((long)sm.mem_acc.rss_kb - (long)(st.rss * page_kb)) <= 1024,
 	   "RSS: this process's, the gone ones 0");
-	is_int(t.mem_acc.biggest, getpid(), "the biggest is this process");
-	ok(t.mem_acc.at == 2.0, "dated at the end of the pass");
-	ok(sampler_mem_pass(&t, 3.0, NULL) && t.mem_acc.rss_kb > 0, "a new pass reads every process again");
+	is_int(sm.mem_acc.biggest, getpid(), "the biggest is this process");
+	ok(sm.mem_acc.at == 2.0, "dated at the end of the pass");
+	ok(sampler_mem_pass(&sm, 3.0, NULL) && sm.mem_acc.rss_kb > 0, "a new pass reads every process again");
+	/* whoever opens, closes: the sampler's descriptors go with the
+	 * records, through its watcher */
+	ok(sm.cached_fds == 1 && ptree_proc(&t, getpid())->statm_fd >= 0,
+	   "the sampler keeps this process's statm open");
 	ptree_free(&t);
+	is_int((int)sm.cached_fds, 0, "freeing the table closes it");
 }
 
 int main(void)
