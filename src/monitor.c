@@ -510,7 +510,7 @@ static void loop(struct tp_monitor *m)
 		/* after the turn's reaps: an answer includes every process
 		 * the asker could have seen end */
 		if (m->r.tk->nest && (sig == SIGIO || m->nest_more))
-			m->nest_more = nested_serve(m->r.tk->nest, &m->r.tree, now_rel(m));
+			m->nest_more = nested_serve(m->r.tk->nest, now_rel(m));
 		if (!m->r.tk->ops->live && m->root_done) {
 			/* orphans reparented to tpmon, the subreaper */
 			track_refresh(m->r.tk);

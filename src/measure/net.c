@@ -451,8 +451,10 @@ static void proc_freed(void *arg, struct tp_proc *p)
 
 void net_watch(struct tp_net *n, struct tp_ptree *t)
 {
+	struct tp_ptree_watcher w = { .freed = proc_freed, .arg = n };
+
 	if (n)
-		ptree_watch(t, NULL, proc_freed, n);
+		ptree_watch(t, &w);
 }
 
 void net_skip_inode(struct tp_net *n, uint64_t ino)

@@ -541,11 +541,13 @@ static void proc_freed(void *arg, struct tp_proc *p)
 
 void sampler_init(struct tp_sampler *sm, struct tp_ptree *t)
 {
+	struct tp_ptree_watcher w = { .added = proc_added, .freed = proc_freed, .arg = sm };
+
 	memset(sm, 0, sizeof(*sm));
 	sm->tree = t;
 	sm->fd_budget = 768;	/* under the usual 1024, until told the limit */
 	sm->sample_gen = 1;	/* a new process has 0: not read in this pass */
 	sm->rollup_gen = 1;
 	sm->mem_gen = 1;
-	ptree_watch(t, proc_added, proc_freed, sm);
+	ptree_watch(t, &w);
 }

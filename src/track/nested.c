@@ -71,6 +71,7 @@ struct tp_nested {
 	int task_fd;		/* the task's end, until the task started */
 	char **envp;		/* the traced task's environment, until then */
 	char *var;		/* its TPMON_NEST_FD=N */
+	struct tp_nests ns;	/* the registrations, once the task started */
 };
 
 extern char **environ;
@@ -133,15 +134,17 @@ static void drop_env(struct tp_nested *n)
 	n->var = NULL;
 }
 
-struct tp_nested *nested_started(struct tp_nested *n, int traced)
+struct tp_nested *nested_started(struct tp_nested *n, int traced, struct tp_ptree *t)
 {
 	if (!n)
 		return NULL;
 	close(n->task_fd);
 	n->task_fd = -1;
 	drop_env(n);
-	if (traced)
+	if (traced) {
+		nests_init(&n->ns, t);
 		return n;
+	}
 	nested_close(n);
 	return NULL;
 }
@@ -157,37 +160,84 @@ void nested_close(struct tp_nested *n)
 	free(n);
 }
 
-/* REGISTER: @child must be a child of @sender in the table, not yet
- * registered.  Its subtree gets a new tag, nested in its current one. */
-static int do_register(struct tp_ptree *t, pid_t sender, pid_t child)
+/* One more live process in registration @tag and in each one enclosing
+ * it, up to (not including) registration @stop (0: all); each peak
+ * follows.  A new process counts in all; a registration counts its
+ * child, already counted by the enclosing ones, in the new one only. */
+static void nest_born(struct tp_nests *ns, unsigned tag, unsigned stop)
 {
-	struct tp_proc *c = ptree_proc(t, child);
+	for (; tag > 0 && tag <= ns->nnest && tag != stop; tag = ns->nest[tag - 1].parent) {
+		struct tp_nest *g = &ns->nest[tag - 1];
+
+		if (++g->live > g->peak) {
+			g->peak = g->live;
+			g->peak_at = ns->tree->now;
+		}
+	}
+}
+
+static void proc_added(void *arg, struct tp_proc *p)
+{
+	struct tp_nests *ns = arg;
+	const struct tp_proc *parent = p->ppid > 0 ? ptree_proc(ns->tree, p->ppid) : NULL;
+
+	p->nest_tag = parent ? parent->nest_tag : 0;
+	nest_born(ns, p->nest_tag, 0);
+}
+
+static void proc_ended(void *arg, const struct tp_proc *p, const struct tp_acct *a)
+{
+	struct tp_nests *ns = arg;
+	unsigned tag;
+
+	for (tag = p->nest_tag; tag > 0 && tag <= ns->nnest; tag = ns->nest[tag - 1].parent) {
+		struct tp_nest *g = &ns->nest[tag - 1];
+
+		ptree_acct_add(&g->acct, a);
+		g->procs++;
+		if (g->live > 0)
+			g->live--;
+	}
+}
+
+void nests_init(struct tp_nests *ns, struct tp_ptree *t)
+{
+	struct tp_ptree_watcher w = { .added = proc_added, .ended = proc_ended, .arg = ns };
+
+	memset(ns, 0, sizeof(*ns));
+	ns->tree = t;
+	ptree_watch(t, &w);
+}
+
+unsigned nests_register(struct tp_nests *ns, pid_t owner, pid_t child)
+{
+	struct tp_proc *c = ptree_proc(ns->tree, child);
 	struct tp_nest *g;
 
-	if (!c || c->ppid != sender || t->nnest >= TP_NEST_MAX)
-		return -1;
-	if (c->nest_tag && t->nest[c->nest_tag - 1].child == child)
-		return -1;
-	g = &t->nest[t->nnest++];
+	if (!c || c->ppid != owner || ns->nnest >= TP_NEST_MAX)
+		return 0;
+	if (c->nest_tag && ns->nest[c->nest_tag - 1].child == child)
+		return 0;
+	g = &ns->nest[ns->nnest++];
 	memset(g, 0, sizeof(*g));
-	g->owner = sender;
+	g->owner = owner;
 	g->child = child;
 	g->parent = c->nest_tag;
-	c->nest_tag = t->nnest;
+	c->nest_tag = ns->nnest;
 	/* the enclosing registrations count it already */
-	ptree_nest_born(t, c->nest_tag, g->parent);
-	return 0;
+	nest_born(ns, c->nest_tag, g->parent);
+	return c->nest_tag;
 }
 
 /* TOTALS: only for the subtree @sender registered for @child. */
-static const struct tp_nest *find_totals(const struct tp_ptree *t, pid_t sender,
+static const struct tp_nest *find_totals(const struct tp_nests *ns, pid_t sender,
 					 pid_t child)
 {
 	unsigned i;
 
-	for (i = 0; i < t->nnest; i++)
-		if (t->nest[i].owner == sender && t->nest[i].child == child)
-			return &t->nest[i];
+	for (i = 0; i < ns->nnest; i++)
+		if (ns->nest[i].owner == sender && ns->nest[i].child == child)
+			return &ns->nest[i];
 	return NULL;
 }
 
@@ -218,7 +268,7 @@ static void fill_ans2(struct nest_ans2 *a, const struct tp_nest *g, double now)
 }
 
 /* The answer to @req from @sender (0: not vouched for); its size. */
-static size_t answer(struct tp_ptree *t, const struct nest_req *req, pid_t sender,
+static size_t answer(struct tp_nests *ns, const struct nest_req *req, pid_t sender,
 		     double now, struct nest_ans *ans)
 {
 	bool v1 = req->magic == NEST_MAGIC1;
@@ -229,9 +279,9 @@ static size_t answer(struct tp_ptree *t, const struct nest_req *req, pid_t sende
 	if (sender <= 0 || (!v1 && req->magic != NEST_MAGIC2))
 		return v1 ? ANS1_SIZE : ANS2_SIZE;
 	if (req->op == NEST_REGISTER) {
-		ans->ok = do_register(t, sender, req->child) == 0;
+		ans->ok = nests_register(ns, sender, req->child) != 0;
 	} else if (req->op == NEST_TOTALS &&
-		   (g = find_totals(t, sender, req->child)) != NULL) {
+		   (g = find_totals(ns, sender, req->child)) != NULL) {
 		ans->ok = 1;
 		if (v1)
 			fill_ans1(&ans->u.a1, g);
@@ -242,7 +292,7 @@ static size_t answer(struct tp_ptree *t, const struct nest_req *req, pid_t sende
 }
 
 /* Read one request.  1: one was handled (or dropped), 0: none waiting. */
-static int serve_one(struct tp_nested *n, struct tp_ptree *t, double now)
+static int serve_one(struct tp_nested *n, double now)
 {
 	struct nest_req req;
 	struct nest_ans ans;
@@ -290,9 +340,9 @@ static int serve_one(struct tp_nested *n, struct tp_ptree *t, double now)
 	if (r != (ssize_t)sizeof(req))
 		memset(&req, 0, sizeof(req));
 	/* the sender: a process of the tree, its pid vouched for by the kernel */
-	if (!have_cred || cred.pid <= 0 || !ptree_proc(t, cred.pid))
+	if (!have_cred || cred.pid <= 0 || !ptree_proc(n->ns.tree, cred.pid))
 		cred.pid = 0;
-	len = answer(t, &req, cred.pid, now, &ans);
+	len = answer(&n->ns, &req, cred.pid, now, &ans);
 	if (reply >= 0) {
 		if (send(reply, &ans, len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
 			/* the caller's loss: the outer never waits for it */
@@ -302,12 +352,12 @@ static int serve_one(struct tp_nested *n, struct tp_ptree *t, double now)
 	return 1;
 }
 
-int nested_serve(struct tp_nested *n, struct tp_ptree *t, double now)
+int nested_serve(struct tp_nested *n, double now)
 {
 	int i;
 
 	for (i = 0; i < NEST_PER_TURN; i++)
-		if (!serve_one(n, t, now))
+		if (!serve_one(n, now))
 			return 0;
 	return 1;
 }

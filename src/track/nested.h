@@ -15,6 +15,37 @@
 
 struct tp_nested;
 
+/* A subtree an inner tpmon registered (the child of @owner and its
+ * descendants, those of registrations nested in it included), with the
+ * totals of its ended processes and the count of its live ones. */
+#define TP_NEST_MAX 64
+struct tp_nest {
+	pid_t owner, child;
+	unsigned parent;		/* the enclosing registration's tag, 0: none */
+	uint64_t procs;			/* processes ended */
+	struct tp_acct acct;		/* their final figures */
+	unsigned live;			/* processes alive now */
+	unsigned peak;			/* most of them alive at once */
+	double peak_at;			/* when that peak was first reached (now) */
+};
+
+/* The outer's registrations, kept as the table's processes come and go
+ * (each process's p->nest_tag is 1 + its registration, 0: none). */
+struct tp_nests {
+	struct tp_ptree *tree;		/* borrowed */
+	struct tp_nest nest[TP_NEST_MAX];
+	unsigned nnest;
+};
+
+/* Start keeping registrations of @t's subtrees (ptree_watch()): a new
+ * process joins its parent's registration and each enclosing one; an
+ * ended one leaves them, its final figures added to their totals. */
+void nests_init(struct tp_nests *ns, struct tp_ptree *t);
+/* REGISTER: @child, a child of @owner in the table not registered yet,
+ * and its subtree get a new registration, nested in its current one.
+ * Returns its tag, or 0 when refused. */
+unsigned nests_register(struct tp_nests *ns, pid_t owner, pid_t child);
+
 /* The subtree's figures, as the outer counted them. */
 struct tp_nest_totals {
 	uint64_t procs;		/* processes ended */
@@ -34,12 +65,13 @@ struct tp_nested *nested_open(void);
 char **nested_env(const struct tp_nested *n);
 int nested_task_fd(const struct tp_nested *n);
 /* Outer: the task started (@traced) or not; the task's end is closed
- * here, and with no tracing the channel is dropped (returns NULL). */
-struct tp_nested *nested_started(struct tp_nested *n, int traced);
+ * here, and with no tracing the channel is dropped (returns NULL).  A
+ * channel kept keeps the registrations of the processes of @t. */
+struct tp_nested *nested_started(struct tp_nested *n, int traced, struct tp_ptree *t);
 /* Outer: answer the requests waiting on the channel (a bounded number
  * per call; returns 1 when more may be waiting); @now is t->now's clock
  * read now, for the age of a peak. */
-int nested_serve(struct tp_nested *n, struct tp_ptree *t, double now);
+int nested_serve(struct tp_nested *n, double now);
 void nested_close(struct tp_nested *n);
 
 /* Inner: the channel of an enclosing tpmon (TPMON_NEST_FD), or -1. */

@@ -20,17 +20,11 @@ void ptree_init(struct tp_ptree *t)
 	t->tbuckets = xcalloc(NBUCKETS, sizeof(*t->tbuckets));
 }
 
-void ptree_watch(struct tp_ptree *t, void (*added)(void *arg, struct tp_proc *p),
-		 void (*freed)(void *arg, struct tp_proc *p), void *arg)
+void ptree_watch(struct tp_ptree *t, const struct tp_ptree_watcher *w)
 {
-	struct tp_ptree_watcher *w;
-
 	if (t->nwatchers == TP_PTREE_WATCHERS)
 		abort();	/* a programming error: raise the bound */
-	w = &t->watchers[t->nwatchers++];
-	w->added = added;
-	w->freed = freed;
-	w->arg = arg;
+	t->watchers[t->nwatchers++] = *w;
 }
 
 /* What the watchers put in @p goes with its record. */
@@ -133,18 +127,6 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 	return th;
 }
 
-void ptree_nest_born(struct tp_ptree *t, unsigned tag, unsigned stop)
-{
-	for (; tag > 0 && tag <= t->nnest && tag != stop; tag = t->nest[tag - 1].parent) {
-		struct tp_nest *g = &t->nest[tag - 1];
-
-		if (++g->live > g->peak) {
-			g->peak = g->live;
-			g->peak_at = t->now;
-		}
-	}
-}
-
 struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 {
 	struct tp_proc *p = xcalloc(1, sizeof(*p));
@@ -159,7 +141,6 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	p->io_fd = -1;
 	/* sockets are inherited; the main process may have got some */
 	p->net_flag = parent ? parent->net_flag : true;
-	p->nest_tag = parent ? parent->nest_tag : 0;
 	if (parent)
 		parent->had_children = true;
 	if (t->keep_lives)
@@ -174,7 +155,6 @@ struct tp_proc *ptree_add_proc(struct tp_ptree *t, pid_t pid, pid_t ppid)
 	t->total_processes++;
 	if (t->nlive > t->max_live)
 		t->max_live = t->nlive;
-	ptree_nest_born(t, p->nest_tag, 0);
 	ptree_add_thread(t, p, pid);
 	for (i = 0; i < t->nwatchers; i++)
 		if (t->watchers[i].added)
@@ -252,23 +232,18 @@ static void end_proc(struct tp_ptree *t, struct tp_proc *p)
 {
 	struct tp_proc **pp = &t->pbuckets[bucket(p->pid)];
 	struct tp_acct a;
-	unsigned tag;
+	unsigned i;
 
 	tell_freed(t, p);
 	ptree_proc_acct(p, &a);
 	ptree_acct_add(&t->dead, &a);
-	for (tag = p->nest_tag; tag > 0 && tag <= t->nnest; tag = t->nest[tag - 1].parent) {
-		struct tp_nest *g = &t->nest[tag - 1];
-
-		ptree_acct_add(&g->acct, &a);
-		g->procs++;
-		if (g->live > 0)
-			g->live--;
-	}
 	if (p->life)
 		p->life->died = t->now;
 	if (t->on_end)
 		t->on_end(t->on_end_arg, p, &a);
+	for (i = 0; i < t->nwatchers; i++)
+		if (t->watchers[i].ended)
+			t->watchers[i].ended(t->watchers[i].arg, p, &a);
 	while (*pp != p)
 		pp = &(*pp)->hnext;
 	*pp = p->hnext;

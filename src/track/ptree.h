@@ -90,20 +90,6 @@ struct tp_proc {
 				 * or its parent had): its descriptors are scanned */
 };
 
-/* nested.c: a subtree an inner tpmon registered (the child of @owner and
- * its descendants, those of registrations nested in it included), with
- * the totals of its ended processes and the count of its live ones. */
-#define TP_NEST_MAX 64
-struct tp_nest {
-	pid_t owner, child;
-	unsigned parent;		/* the enclosing registration's tag, 0: none */
-	uint64_t procs;			/* processes ended */
-	struct tp_acct acct;		/* their final figures */
-	unsigned live;			/* processes alive now */
-	unsigned peak;			/* most of them alive at once */
-	double peak_at;			/* when that peak was first reached (now) */
-};
-
 /* The tree's resident and virtual size, from one pass over its processes. */
 struct tp_stat_sums {
 	uint64_t rss_kb, vm_kb;		/* sums over the live processes */
@@ -131,25 +117,24 @@ struct tp_ptree {
 	void (*on_end)(void *arg, const struct tp_proc *p, const struct tp_acct *a);
 	void *on_end_arg;
 	/* modules that keep state of their own in the records (the
-	 * sampler's descriptors, net's sockets): told of each process
-	 * added, and of each record about to be freed, so that they free
-	 * what they put in it */
+	 * sampler's descriptors, net's sockets, nested.c's registrations):
+	 * told of each process added, of each process's end with its final
+	 * figures (after on_end), and of each record about to be freed, so
+	 * that they free what they put in it */
 	struct tp_ptree_watcher {
 		void (*added)(void *arg, struct tp_proc *p);	/* or NULL */
+		void (*ended)(void *arg, const struct tp_proc *p, const struct tp_acct *a);
 		void (*freed)(void *arg, struct tp_proc *p);	/* or NULL */
 		void *arg;
 	} watchers[TP_PTREE_WATCHERS];
 	unsigned nwatchers;
-	struct tp_nest nest[TP_NEST_MAX];	/* nested.c: registrations */
-	unsigned nnest;
 };
 
 void ptree_init(struct tp_ptree *t);
-/* Tell @added of each process added from now on, @freed of each record
- * about to be freed (either may be NULL), with @arg.  At most
- * TP_PTREE_WATCHERS. */
-void ptree_watch(struct tp_ptree *t, void (*added)(void *arg, struct tp_proc *p),
-		 void (*freed)(void *arg, struct tp_proc *p), void *arg);
+/* Tell @w->added of each process added from now on, @w->ended of each
+ * process's end, @w->freed of each record about to be freed (any may be
+ * NULL).  At most TP_PTREE_WATCHERS. */
+void ptree_watch(struct tp_ptree *t, const struct tp_ptree_watcher *w);
 /* Frees every record and closes its cached descriptors. */
 void ptree_free(struct tp_ptree *t);
 
@@ -184,12 +169,6 @@ static inline bool ptree_proc_is_leaf(const struct tp_proc *p)
 /* The figures of a live process: the larger of its sampled whole-process
  * counters and the sum of its exited threads. */
 void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out);
-/* nested.c: one more live process in registration @tag and in each one
- * enclosing it, up to (not including) registration @stop (0: all); each
- * peak follows.  ptree_add_proc() counts a new process in all; a
- * registration counts its child, already counted by the enclosing ones,
- * in the new one only. */
-void ptree_nest_born(struct tp_ptree *t, unsigned tag, unsigned stop);
 /* Add @a to @sum, field by field. */
 void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a);
 /* Totals over the whole tree so far, dead and alive. */

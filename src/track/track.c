@@ -79,7 +79,7 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 	if (nested_task_fd(tk->nest) >= 0 && fstat(nested_task_fd(tk->nest), &st) == 0)
 		tk->nest_ino = (uint64_t)st.st_ino;
 	pid = launch_start(&so, &traced, status);
-	tk->nest = nested_started(tk->nest, pid > 0 && traced);
+	tk->nest = nested_started(tk->nest, pid > 0 && traced, t);
 	sandbox_filter_free(filter);
 	free(path);
 	if (pid < 0) {

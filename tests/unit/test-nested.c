@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test-nested.c: the nested-tpmon bookkeeping and protocol: each
+/* test-nested.c: the nested-tpmon bookkeeping (nests_register() and the
+ * table's watcher) and protocol: each
  * registration's count of live processes and its peak (those of a
  * registration nested in it included), and an inner that meets an outer
  * of protocol 1 (an older tpmon) asking again in it. */
@@ -14,57 +15,47 @@
 #include "ptree.h"
 #include "tap.h"
 
-/* What nested.c's REGISTER does to the table: @child gets a new tag. */
-static unsigned fake_register(struct tp_ptree *t, pid_t owner, pid_t child)
-{
-	struct tp_proc *c = ptree_proc(t, child);
-	struct tp_nest *g = &t->nest[t->nnest++];
-
-	memset(g, 0, sizeof(*g));
-	g->owner = owner;
-	g->child = child;
-	g->parent = c->nest_tag;
-	c->nest_tag = t->nnest;
-	ptree_nest_born(t, c->nest_tag, g->parent);
-	return c->nest_tag;
-}
-
 static void test_peaks(void)
 {
 	struct tp_ptree t;
+	struct tp_nests ns;
 	unsigned a, b;
 	pid_t p;
 
 	ptree_init(&t);
+	nests_init(&ns, &t);
 	ptree_add_proc(&t, 100, 0);		/* sh */
 	ptree_add_proc(&t, 101, 100);		/* the middle tpmon */
 	ptree_add_proc(&t, 102, 101);		/* its child: the inner tpmon */
-	a = fake_register(&t, 101, 102);
-	is_int(t.nest[a - 1].live, 1, "a registration counts its child");
+	a = nests_register(&ns, 101, 102);
+	ok(a == 1, "the first registration is tag 1");
+	ok(nests_register(&ns, 101, 102) == 0, "a child registered twice is refused");
+	ok(nests_register(&ns, 100, 102) == 0, "only its parent may register it");
+	is_int(ns.nest[a - 1].live, 1, "a registration counts its child");
 	t.now = 1.0;
 	ptree_add_proc(&t, 103, 102);		/* the inner's child */
-	b = fake_register(&t, 102, 103);
-	is_int(t.nest[a - 1].live, 2, "a nested registration's child is counted once");
-	is_int(t.nest[b - 1].live, 1, "...and in its own registration");
+	b = nests_register(&ns, 102, 103);
+	is_int(ns.nest[a - 1].live, 2, "a nested registration's child is counted once");
+	is_int(ns.nest[b - 1].live, 1, "...and in its own registration");
 	t.now = 2.0;
 	for (p = 200; p < 205; p++)
 		ptree_add_proc(&t, p, 103);
-	is_int(t.nest[b - 1].peak, 6, "inner: its child and 5 at once");
-	is_int(t.nest[a - 1].peak, 7, "middle: the inner tpmon too");
+	is_int(ns.nest[b - 1].peak, 6, "inner: its child and 5 at once");
+	is_int(ns.nest[a - 1].peak, 7, "middle: the inner tpmon too");
 	for (p = 200; p < 205; p++)
 		ptree_thread_gone(&t, p);
-	is_int(t.nest[a - 1].live, 2, "ended processes leave the count");
+	is_int(ns.nest[a - 1].live, 2, "ended processes leave the count");
 	t.now = 3.0;
 	for (p = 300; p < 303; p++)
 		ptree_add_proc(&t, p, 102);	/* the middle's own, outside b */
-	is_int(t.nest[a - 1].peak, 7, "a smaller burst leaves the peak");
-	is_int(t.nest[b - 1].live, 1, "...and is not the inner registration's");
-	is_double(t.nest[a - 1].peak_at, 2.0, 1e-9, "the peak's time is when it was first reached");
+	is_int(ns.nest[a - 1].peak, 7, "a smaller burst leaves the peak");
+	is_int(ns.nest[b - 1].live, 1, "...and is not the inner registration's");
+	is_double(ns.nest[a - 1].peak_at, 2.0, 1e-9, "the peak's time is when it was first reached");
 	is_int(t.max_live, 9, "the tree's own peak: sh, the middle and 7");
 	ptree_end_all(&t);
-	is_int(t.nest[a - 1].live, 0, "nothing left alive");
-	is_int((long long)t.nest[a - 1].procs, 10, "middle: 10 processes ended");
-	is_int((long long)t.nest[b - 1].procs, 6, "inner: 6 processes ended");
+	is_int(ns.nest[a - 1].live, 0, "nothing left alive");
+	is_int((long long)ns.nest[a - 1].procs, 10, "middle: 10 processes ended");
+	is_int((long long)ns.nest[b - 1].procs, 6, "inner: 6 processes ended");
 	ptree_free(&t);
 }
 
@@ -140,7 +131,7 @@ static void test_old_outer(void)
 
 int main(void)
 {
-	plan(21);
+	plan(24);
 	test_peaks();
 	test_old_outer();
 	return done();
