@@ -51,8 +51,6 @@ static double now_rel(const struct tp_monitor *m)
 	return run_now(&m->r);
 }
 
-/* --- feeding the figures ------------------------------------------- */
-
 static void take_sample(struct tp_monitor *m, const struct tp_sample *s)
 {
 	double load = 0;
@@ -63,7 +61,7 @@ static void take_sample(struct tp_monitor *m, const struct tp_sample *s)
 	run_sample_devices(&m->r, s->t);
 }
 
-/* --- tracer events --------------------------------------------------- */
+/* --- what the tracking backend tells (track.h) ----------------------- */
 
 static void process_born(struct tp_monitor *m, pid_t pid)
 {
@@ -204,7 +202,7 @@ static double next_delay(struct tp_monitor *m, double cost)
 	return enforce_next_delay(&m->r.enf, d);
 }
 
-/* --- snapshots (--snapshot-events) ------------------------------------ */
+/* --- turns ---------------------------------------------------------- */
 
 /* The work of one turn of the loop (events, a piece of a sample) stops
  * after TURN_CPU s of CPU or TURN_WALL s of wall time, deadlines first.
@@ -443,15 +441,13 @@ static void forward_signal(struct tp_monitor *m, int sig)
 		perror_msg("forwarding signal %d", sig);
 }
 
-/* --- report ---------------------------------------------------------- */
-
 static void checkpoint(struct tp_monitor *m, double t)
 {
 	m->last_checkpoint = t;
 	run_checkpoint(&m->r, t);
 }
 
-/* --- setup ----------------------------------------------------------- */
+/* --- the loop ------------------------------------------------------- */
 
 /* The callbacks through which the tracking backend tells of the tree. */
 static struct tp_track_sink sink_of(struct tp_monitor *m)
