@@ -1,7 +1,8 @@
 ## SPDX-License-Identifier: MIT
 ## tests/nest-peak.mk: a nested tpmon's peak of live processes comes from
 ## the enclosing tpmon, which saw every process (tests/hostile-nested.test
-## and tests/nest-peak.test).  Included by tests/local.mk.
+## and tests/nest-peak.test), found by name when the task closed the
+## inherited descriptor (tests/nest-name.test).  Included by tests/local.mk.
 
 check_PROGRAMS += tests/helpers/fork-burst
 tests_helpers_fork_burst_SOURCES = tests/helpers/fork-burst.c $(TPH_COMMON)
@@ -9,8 +10,8 @@ tests_helpers_fork_burst_CPPFLAGS = $(TPH_CPP)
 tests_helpers_fork_burst_CFLAGS = $(TPH_CF)
 tests_helpers_fork_burst_LDFLAGS = $(TPH_LD)
 
-TESTS += tests/nest-peak.test
-EXTRA_DIST += tests/nest-peak.test
+TESTS += tests/nest-peak.test tests/nest-name.test
+EXTRA_DIST += tests/nest-peak.test tests/nest-name.test
 
 check_PROGRAMS += tests/unit/test-nested
 TESTS += tests/unit/test-nested

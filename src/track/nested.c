@@ -6,9 +6,12 @@
  * AF_UNIX datagram socket pair: the task inherits one end, the outer
  * reads the other with the sender's pid checked by the kernel
  * (SCM_CREDENTIALS); each request carries the socket for its answer
- * (SCM_RIGHTS).  The outer never blocks on it, never lets go of a
- * process, and tells a caller only about a subtree it registered for its
- * own child.  See doc/INTERNALS.md, "Nested tpmon". */
+ * (SCM_RIGHTS).  A task that closes the descriptors it inherited
+ * (Python's subprocess, Snakemake) finds the outer by name instead: a
+ * datagram socket in the abstract namespace under a random name, named
+ * in TPMON_NEST, served the same way.  The outer never blocks on either,
+ * never lets go of a process, and tells a caller only about a subtree it
+ * registered for its own child.  See doc/INTERNALS.md, "Nested tpmon". */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -17,8 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "nested.h"
@@ -26,6 +31,7 @@
 #include "xmalloc.h"
 
 #define NEST_ENV "TPMON_NEST_FD"
+#define NEST_NAME_ENV "TPMON_NEST"	/* @name: the outer's abstract socket */
 /* The request's magic names the protocol it speaks; the answer comes in
  * the same one, or, to a magic the outer does not know, in its newest with
  * ok 0 (so an inner can ask again in an older one). */
@@ -68,43 +74,105 @@ struct nest_ans {
 
 struct tp_nested {
 	int fd;			/* the outer's end */
+	int name_fd;		/* the outer's named socket, -1: none */
 	int task_fd;		/* the task's end, until the task started */
 	char **envp;		/* the traced task's environment, until then */
 	char *var;		/* its TPMON_NEST_FD=N */
+	char *name_var;		/* its TPMON_NEST=@name, NULL: none */
 	struct tp_nests ns;	/* the registrations, once the task started */
 };
 
 extern char **environ;
 
-/* environ with our TPMON_NEST_FD instead of any other */
+/* Whether @e is the variable @name=... */
+static bool is_var(const char *e, const char *name)
+{
+	size_t len = strlen(name);
+
+	return strncmp(e, name, len) == 0 && e[len] == '=';
+}
+
+/* environ with our TPMON_NEST_FD and TPMON_NEST instead of any others */
 static void make_env(struct tp_nested *n)
 {
-	size_t k = 0, len = strlen(NEST_ENV);
+	size_t k = 0;
 	char **e;
 
 	for (e = environ; *e; e++)
 		k++;
-	n->envp = xcalloc(k + 2, sizeof(*n->envp));
+	n->envp = xcalloc(k + 3, sizeof(*n->envp));
 	k = 0;
 	for (e = environ; *e; e++)
-		if (strncmp(*e, NEST_ENV, len) != 0 || (*e)[len] != '=')
+		if (!is_var(*e, NEST_ENV) && !is_var(*e, NEST_NAME_ENV))
 			n->envp[k++] = *e;
 	n->var = xasprintf("%s=%d", NEST_ENV, n->task_fd);
-	n->envp[k] = n->var;
+	n->envp[k++] = n->var;
+	if (n->name_var)
+		n->envp[k] = n->name_var;
+}
+
+/* The socket address of abstract name @name (no leading NUL); its length
+ * in @len, or 0 for a name that does not fit. */
+static void abstract_addr(struct sockaddr_un *sa, socklen_t *len, const char *name)
+{
+	size_t l = strlen(name);
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	*len = 0;
+	if (l == 0 || l + 1 > sizeof(sa->sun_path))
+		return;
+	memcpy(sa->sun_path + 1, name, l);	/* sun_path[0] = 0: abstract */
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + l);
+}
+
+/* The outer's socket @fd: credentials on, non-blocking, SIGIO to us. */
+static int serve_setup(int fd)
+{
+	int on = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0 ||
+	    fcntl(fd, F_SETOWN, getpid()) < 0 ||
+	    fcntl(fd, F_SETFL, O_NONBLOCK | O_ASYNC) < 0)
+		return -1;
+	return 0;
+}
+
+/* The named socket, under a name nobody can guess before we bind it (a
+ * name taken already: none, the descriptor alone is handed on). */
+static void open_named(struct tp_nested *n)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	uint64_t r;
+	char name[64];
+	int fd;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		return;
+	snprintf(name, sizeof(name), "tpmon-nest-%ld-%016llx", (long)getpid(),
+		 (unsigned long long)r);
+	abstract_addr(&sa, &len, name);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (len == 0 || bind(fd, (struct sockaddr *)&sa, len) < 0 || serve_setup(fd) < 0) {
+		close(fd);
+		return;
+	}
+	n->name_fd = fd;
+	n->name_var = xasprintf("%s=@%s", NEST_NAME_ENV, name);
 }
 
 struct tp_nested *nested_open(void)
 {
 	struct tp_nested *n;
-	int sv[2], on = 1;
+	int sv[2];
 
 	/* the task's end must survive exec: no SOCK_CLOEXEC on it */
 	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
 		return NULL;
-	if (fcntl(sv[0], F_SETFD, FD_CLOEXEC) < 0 ||
-	    setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0 ||
-	    fcntl(sv[0], F_SETOWN, getpid()) < 0 ||
-	    fcntl(sv[0], F_SETFL, O_NONBLOCK | O_ASYNC) < 0) {
+	if (fcntl(sv[0], F_SETFD, FD_CLOEXEC) < 0 || serve_setup(sv[0]) < 0) {
 		close(sv[0]);
 		close(sv[1]);
 		return NULL;
@@ -112,6 +180,8 @@ struct tp_nested *nested_open(void)
 	n = xcalloc(1, sizeof(*n));
 	n->fd = sv[0];
 	n->task_fd = sv[1];
+	n->name_fd = -1;
+	open_named(n);
 	make_env(n);
 	return n;
 }
@@ -130,8 +200,10 @@ static void drop_env(struct tp_nested *n)
 {
 	free(n->envp);
 	free(n->var);
+	free(n->name_var);
 	n->envp = NULL;
 	n->var = NULL;
+	n->name_var = NULL;
 }
 
 struct tp_nested *nested_started(struct tp_nested *n, int traced, struct tp_ptree *t)
@@ -157,6 +229,8 @@ void nested_close(struct tp_nested *n)
 		close(n->task_fd);
 	drop_env(n);
 	close(n->fd);
+	if (n->name_fd >= 0)
+		close(n->name_fd);
 	free(n);
 }
 
@@ -291,8 +365,10 @@ static size_t answer(struct tp_nests *ns, const struct nest_req *req, pid_t send
 	return v1 ? ANS1_SIZE : ANS2_SIZE;
 }
 
-/* Read one request.  1: one was handled (or dropped), 0: none waiting. */
-static int serve_one(struct tp_nested *n, double now)
+/* Read one request from @fd.  1: one was handled (or dropped), 0: none
+ * waiting.  Anyone may send to the named socket: the answer depends on
+ * the sender's pid alone, which the kernel vouches for. */
+static int serve_one(struct tp_nested *n, int fd, double now)
 {
 	struct nest_req req;
 	struct nest_ans ans;
@@ -313,7 +389,7 @@ static int serve_one(struct tp_nested *n, double now)
 	msg.msg_iovlen = 1;
 	msg.msg_control = ctl.buf;
 	msg.msg_controllen = sizeof(ctl.buf);
-	r = recvmsg(n->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	r = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	if (r < 0)
 		return errno == EINTR;
 	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
@@ -327,13 +403,13 @@ static int serve_one(struct tp_nested *n, double now)
 			size_t k, nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 
 			for (k = 0; k < nfd; k++) {
-				int fd;
+				int got;
 
-				memcpy(&fd, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+				memcpy(&got, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
 				if (reply < 0)
-					reply = fd;
+					reply = got;
 				else
-					close(fd);
+					close(got);
 			}
 		}
 	}
@@ -352,20 +428,46 @@ static int serve_one(struct tp_nested *n, double now)
 	return 1;
 }
 
-int nested_serve(struct tp_nested *n, double now)
+/* Serve up to NEST_PER_TURN requests waiting on @fd; 1: more may wait. */
+static int serve_fd(struct tp_nested *n, int fd, double now)
 {
 	int i;
 
 	for (i = 0; i < NEST_PER_TURN; i++)
-		if (!serve_one(n, now))
+		if (!serve_one(n, fd, now))
 			return 0;
 	return 1;
 }
 
-int nested_outer(void)
+int nested_serve(struct tp_nested *n, double now)
+{
+	int more = serve_fd(n, n->fd, now);
+
+	if (n->name_fd >= 0 && serve_fd(n, n->name_fd, now))
+		more = 1;
+	return more;
+}
+
+/* Whether @fd is an AF_UNIX datagram socket (a descriptor closed and its
+ * number taken again by something else is not the channel). */
+static bool is_dgram_unix(int fd)
+{
+	struct stat st;
+	int v;
+	socklen_t l = sizeof(v);
+
+	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return false;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &l) < 0 || v != SOCK_DGRAM)
+		return false;
+	l = sizeof(v);
+	return getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &v, &l) == 0 && v == AF_UNIX;
+}
+
+/* The inherited descriptor named by TPMON_NEST_FD, or -1. */
+static int outer_by_fd(void)
 {
 	const char *s = getenv(NEST_ENV);
-	struct stat st;
 	char *end;
 	long fd;
 
@@ -373,11 +475,42 @@ int nested_outer(void)
 		return -1;
 	errno = 0;
 	fd = strtol(s, &end, 10);
-	if (errno || *end || fd < 0 || fd > 1 << 20)
-		return -1;
-	if (fstat((int)fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+	if (errno || *end || fd < 0 || fd > 1 << 20 || !is_dgram_unix((int)fd))
 		return -1;
 	return (int)fd;
+}
+
+/* A socket connected to the abstract name in TPMON_NEST (@name), or -1. */
+static int outer_by_name(void)
+{
+	const char *s = getenv(NEST_NAME_ENV);
+	struct sockaddr_un sa;
+	socklen_t len;
+	int fd;
+
+	if (!s || s[0] != '@')
+		return -1;
+	abstract_addr(&sa, &len, s + 1);
+	if (len == 0)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, len) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int nested_outer(void)
+{
+	int fd = outer_by_fd();
+
+	/* a copy of our own, closed like the named one */
+	if (fd >= 0)
+		return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return outer_by_name();
 }
 
 /* Ask the outer on @chan in the protocol of @magic; the answer comes on a

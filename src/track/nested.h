@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* nested.h: a tpmon inside a tpmon (see doc/INTERNALS.md, "Nested tpmon").
  * The outer, which traces, hands its task a datagram socket (its number in
- * TPMON_NEST_FD); an inner tpmon that cannot trace registers its child
+ * TPMON_NEST_FD) and names another one in the abstract namespace
+ * (TPMON_NEST=@name, for a task that closed the descriptor); an inner tpmon that cannot trace registers its child
  * there, and at its end asks for the exact totals of that child's
  * subtree and its peak of live processes, which the outer keeps as it
  * sees the processes created and reaped. */
@@ -60,7 +61,7 @@ struct tp_nest_totals {
  * then poll, as before). */
 struct tp_nested *nested_open(void);
 /* Outer: the environment a traced task gets (ours with TPMON_NEST_FD
- * naming the task's end), and that end, which it inherits; NULL and -1
+ * naming the task's end and TPMON_NEST the named socket), and that end, which it inherits; NULL and -1
  * for none.  An untraced task gets neither. */
 char **nested_env(const struct tp_nested *n);
 int nested_task_fd(const struct tp_nested *n);
@@ -74,7 +75,10 @@ struct tp_nested *nested_started(struct tp_nested *n, int traced, struct tp_ptre
 int nested_serve(struct tp_nested *n, double now);
 void nested_close(struct tp_nested *n);
 
-/* Inner: the channel of an enclosing tpmon (TPMON_NEST_FD), or -1. */
+/* Inner: the channel of an enclosing tpmon, or -1: a copy of the
+ * descriptor TPMON_NEST_FD names if it is still a UNIX datagram socket,
+ * else a socket connected to the name in TPMON_NEST.  The caller closes
+ * it. */
 int nested_outer(void);
 /* Inner: register @child with the outer's channel @chan, and wait for
  * its answer.  0, or -1 (the outer refused or did not answer: the caller

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cgrun.h"
 #include "clock.h"
 #include "error.h"
@@ -176,5 +177,7 @@ void track_free(struct tp_track *tk)
 	if (tk->ops->free)
 		tk->ops->free(tk);
 	nested_close(tk->nest);
+	if (tk->outer_chan >= 0)
+		close(tk->outer_chan);
 	free(tk);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* nest-fake: a task that pretends to be a nested tpmon.  It speaks the
- * outer tpmon's protocol (src/track/nested.c) on the TPMON_NEST_FD channel by
- * itself, written from the description in doc/INTERNALS.md, not from
+ * outer tpmon's protocol (src/track/nested.c) on the TPMON_NEST_FD channel
+ * (with -n: on the abstract socket named in TPMON_NEST) by itself, written from the description in doc/INTERNALS.md, not from
  * nested.c's structures, and prints one line per question:
  *   "foreign-totals ok|refused"    totals of its parent's subtree
  *   "foreign-register ok|refused"  registering its parent (not its child)
@@ -15,20 +15,26 @@
  *                                  the outer does not know (its newest)
  * Ground truth for a correct outer: refused, refused, ok, K + 1, K + 1,
  * K + 1, tpn2.
- *   usage: nest-fake K */
+ * With -s PID it is a spy, anywhere (outside the outer's tree too): it
+ * connects to the name in TPMON_NEST and asks for PID's totals in
+ * protocols 2 and 1 and to register PID, and prints
+ *   "spy-totals|spy-v1-totals|spy-register ok|refused|unanswered"
+ *   usage: nest-fake [-n] K | -s PID */
 #include <errno.h>
+#include <stddef.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "helper.h"
 
-#define USAGE "K"
+#define USAGE "[-n] K | -s PID"
 #define TPN1 0x74706e31u
 #define TPN2 0x74706e32u
 #define TPN9 0x74706e39u
@@ -109,6 +115,54 @@ static void child_burst(int go, long k)
 	_exit(0);
 }
 
+/* A socket connected to the outer's name in TPMON_NEST ("@name"). */
+static int by_name(void)
+{
+	const char *env = getenv("TPMON_NEST");
+	struct sockaddr_un sa;
+	size_t l;
+	int fd;
+
+	if (!env || env[0] != '@')
+		helper_die("no TPMON_NEST");
+	l = strlen(env + 1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (l + 1 > sizeof(sa.sun_path))
+		helper_die("TPMON_NEST too long");
+	memcpy(sa.sun_path + 1, env + 1, l);
+	fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa,
+			      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + l)) < 0)
+		helper_die("connect to %s", env);
+	return fd;
+}
+
+/* The answer to one question of a spy */
+static const char *verdict(ssize_t len, ssize_t want, uint32_t magic, const struct ans *a)
+{
+	if (len < 0)
+		return "unanswered";
+	return len == want && a->magic == magic && a->ok ? "ok" : "refused";
+}
+
+/* -s PID: ask about PID from wherever we are */
+static int spy(pid_t pid)
+{
+	int chan = by_name();
+	struct ans a;
+	ssize_t len;
+
+	len = ask(chan, TPN2, TOTALS, pid, &a);
+	printf("spy-totals %s\n", verdict(len, ANS2_SIZE, TPN2, &a));
+	len = ask(chan, TPN1, TOTALS, pid, &a);
+	printf("spy-v1-totals %s\n", verdict(len, ANS1_SIZE, TPN1, &a));
+	len = ask(chan, TPN2, REGISTER, pid, &a);
+	printf("spy-register %s\n", verdict(len, ANS2_SIZE, TPN2, &a));
+	close(chan);
+	return 0;
+}
+
 static void print_count(const char *what, int ok, uint64_t n)
 {
 	if (ok)
@@ -127,12 +181,18 @@ int main(int argc, char **argv)
 	ssize_t len;
 
 	helper_init(argc, argv);
-	if (argc != 2)
+	if (argc == 3 && strcmp(argv[1], "-s") == 0)
+		return spy((pid_t)helper_arg_long(argv[2], USAGE));
+	if (argc == 3 && strcmp(argv[1], "-n") == 0) {
+		chan = by_name();
+	} else if (argc == 2) {
+		if (!env)
+			helper_die("no TPMON_NEST_FD");
+		chan = atoi(env);
+	} else {
 		helper_usage(USAGE);
-	k = helper_arg_long(argv[1], USAGE);
-	if (!env)
-		helper_die("no TPMON_NEST_FD");
-	chan = atoi(env);
+	}
+	k = helper_arg_long(argv[argc - 1], USAGE);
 	printf("foreign-totals %s\n", ask2(chan, TOTALS, getppid(), &a) ? "ok" : "refused");
 	printf("foreign-register %s\n", ask2(chan, REGISTER, getppid(), &a) ? "ok" : "refused");
 	if (pipe(go) < 0)
