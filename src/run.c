@@ -115,6 +115,7 @@ void run_fill_report(struct tp_run *r, double t, bool final)
 	}
 	in.tracking_ptrace = r->tk->ops == &track_ptrace_ops;
 	in.tracking_cgroup = r->tk->ops == &track_cgroup_ops;
+	in.processes_partial = r->tk->counts_partial;
 	figures_fill(&r->fig, &in, t, final);
 }
 

@@ -10,7 +10,8 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-limits.test \
 	tests/cgroup-sigkill.test \
 	tests/cgroup-tools.test \
-	tests/cgroup-nested.test
+	tests/cgroup-nested.test \
+	tests/cgroup-exact.test
 
 TESTS += $(TP_CGROUP_TESTS)
 EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS)

@@ -331,6 +331,7 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 	utilization_figures(&f->usage, t, cpu, &rep->usage);
 	rep->tracking_ptrace = in->tracking_ptrace;
 	rep->tracking_cgroup = in->tracking_cgroup;
+	rep->processes_partial = in->processes_partial;
 }
 
 void figures_exit(struct tp_figures *f, bool known, int root_status)

@@ -61,6 +61,8 @@ struct tp_report {
 	unsigned leftover;		/* processes alive when the main one ended */
 	bool tracking_ptrace;
 	bool tracking_cgroup;		/* --tracking=cgroup */
+	bool processes_partial;		/* with it: the process counts are lower
+					 * bounds (no proc connector, events lost) */
 	char *cgroup;			/* the task's cgroup, owned, or NULL */
 	struct tp_cg_figures cgf;	/* what the kernel said of it */
 	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
@@ -138,6 +140,7 @@ struct tp_fill {
 	double load;
 	long machine_cpus;
 	bool tracking_ptrace, tracking_cgroup;
+	bool processes_partial;		/* the tracker's counts are lower bounds */
 	const struct tp_cg_figures *cgroup;	/* the task's cgroup's, or NULL */
 	bool cgroup_io;			/* its io.stat bytes count (--tracking=cgroup) */
 };

@@ -244,6 +244,10 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "tracking", json_string(r->tracking_cgroup ? "cgroup" :
 							 r->tracking_ptrace ? "ptrace" : "poll"));
 	json_object_set_new(root, "cgroup", r->cgroup ? json_string(r->cgroup) : json_null());
+	/* --tracking=cgroup: whether total_processes and
+	 * max_concurrent_processes are lower bounds (false: exact) */
+	if (r->tracking_cgroup)
+		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
 	/* the cgroup's own high-water mark (5.19), page cache included */
 	json_object_set_new(root, "memory_cgroup", r->cgroup && (r->cgf.known & TP_CGF_MEM_PEAK) ?
 			    measure((double)r->cgf.mem_peak / 1048576.0, "MB", 3) : json_null());
@@ -267,7 +271,7 @@ bool summary_field_reserved(const char *key)
 		"cores_avg", "memory_pss", "gpu_cores", "gpu_cores_avg", "gpu_time", "bytes_received", "bytes_sent", "bandwidth",
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
-		"peak_times", "tracking", "cgroup", "memory_cgroup", "partial", "disk_partial", "snapshots",
+		"peak_times", "tracking", "cgroup", "processes_partial", "memory_cgroup", "partial", "disk_partial", "snapshots",
 		"limits", "stopped_at",
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",

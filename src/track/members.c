@@ -1,22 +1,281 @@
 /* SPDX-License-Identifier: MIT */
 /* members.c: the cgroup backend of the tracking seam (track.h), for
  * --tracking=cgroup.  Nothing is traced and nothing stops: the tree is the
- * set of processes in the task's cgroup and below (cgroup.procs, read at
- * each refresh()), whatever their clone flags or parents.  A process that
- * lived between two refreshes is never in the table (the kernel's figures,
- * cpu.stat and memory.peak, still count it).  wait() reaps tpmon's own
- * children, the root and the orphans, as in the poll backend. */
+ * set of processes in the task's cgroup and below, whatever their clone
+ * flags or parents.  wait() reaps tpmon's own children, the root and the
+ * orphans, as in the poll backend.
+ *
+ * With CAP_NET_ADMIN the proc connector (procconn.h) tells every fork,
+ * exec and exit of the machine as it happens; those of the tree feed the
+ * sink, so that total_processes, max_concurrent_processes, the process
+ * records (exit statuses included) and the trace's spans are exact, and
+ * each event keeps its kernel time.  cgroup.procs, read at each refresh(),
+ * stays the membership check: a member the events missed is added, a
+ * process that left it ends.  When events were lost (a full queue, a gap
+ * in a CPU's numbering), or without the connector, a process that lived
+ * between two refreshes may be missed: tk->counts_partial says the counts
+ * are then lower bounds (the kernel's figures, cpu.stat and memory.peak,
+ * still count every process). */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "cgroup.h"
 #include "cgrun.h"
+#include "clock.h"
+#include "error.h"
 #include "proc.h"
+#include "procconn.h"
 #include "track.h"
+#include "xmalloc.h"
+
+/* The socket's queue: events wait there between two drains (a sample
+ * interval, or the next SIGCHLD).  An event costs the kernel about 1 KiB
+ * of queue (an skb for 76 bytes): 32 MiB hold some 30,000. */
+#define MEMBERS_RCVBUF (32 << 20)
+
+/* A leader that exited while threads of its process were still known to
+ * live: its process ends with the last of them, with this status. */
+struct members_late {
+	pid_t pid;
+	int status;
+};
+
+struct members {
+	int fd;				/* the proc connector, -1: none */
+	bool exec_events;		/* sink.exec() wanted */
+	struct tp_pc_seq seq;
+	struct members_late *late;	/* owned, nlate of them */
+	size_t nlate, late_cap;
+	unsigned long events;		/* of the tree, handled */
+	/* refresh(): the processes that exit events ended since the listing
+	 * was read (they may still be zombies in /proc) */
+	pid_t *ended;			/* owned, nended of them */
+	size_t nended, ended_cap;
+	bool log_ends;
+};
+
+static struct members *priv(struct tp_track *tk)
+{
+	return tk->priv;
+}
+
+void members_listen(struct tp_track *tk, bool exec_events)
+{
+	struct members *m = xcalloc(1, sizeof(*m));
+	/* tests shrink the queue to see lost events counted as such */
+	const char *env = getenv("TPMON_PROCCONN_RCVBUF");
+	int rcvbuf = env && atoi(env) > 0 ? atoi(env) : MEMBERS_RCVBUF;
+
+	m->exec_events = exec_events;
+	m->fd = procconn_open(rcvbuf);
+	if (m->fd < 0) {
+		/* unprivileged: cgroup.procs alone, lower bounds */
+		debug_msg("proc connector: %d: process counts are lower bounds", errno);
+		tk->counts_partial = true;
+	}
+	tk->priv = m;
+}
+
+static void events_lost(struct tp_track *tk, const char *why)
+{
+	if (!tk->counts_partial)
+		debug_msg("proc connector: events lost (%s): process counts are lower bounds", why);
+	tk->counts_partial = true;
+}
+
+static void late_add(struct members *m, pid_t pid, int status)
+{
+	if (m->nlate == m->late_cap) {
+		m->late_cap = m->late_cap ? 2 * m->late_cap : 8;
+		m->late = xreallocarray(m->late, m->late_cap, sizeof(*m->late));
+	}
+	m->late[m->nlate].pid = pid;
+	m->late[m->nlate++].status = status;
+}
+
+/* Take the status a late leader of @pid left, if any. */
+static bool late_take(struct members *m, pid_t pid, int *status)
+{
+	size_t i;
+
+	for (i = 0; i < m->nlate; i++) {
+		if (m->late[i].pid != pid)
+			continue;
+		*status = m->late[i].status;
+		m->late[i] = m->late[--m->nlate];
+		return true;
+	}
+	return false;
+}
+
+static void log_end(struct members *m, pid_t pid)
+{
+	if (!m->log_ends)
+		return;
+	if (m->nended == m->ended_cap) {
+		m->ended_cap = m->ended_cap ? 2 * m->ended_cap : 16;
+		m->ended = xreallocarray(m->ended, m->ended_cap, sizeof(*m->ended));
+	}
+	m->ended[m->nended++] = pid;
+}
+
+static bool ended_since(const struct members *m, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; m && i < m->nended; i++)
+		if (m->ended[i] == pid)
+			return true;
+	return false;
+}
+
+/* A fork: a new process whose parent is in the tree, or a new thread of
+ * a process of the tree.  (A thread's parent is its process's parent.) */
+static void ev_fork(struct tp_track *tk, const struct tp_pc_event *ev)
+{
+	struct tp_ptree *t = tk->tree;
+	struct tp_proc *p;
+
+	if (ev->tid != ev->pid) {
+		p = ptree_proc(t, ev->pid);
+		if (p && !ptree_thread(t, ev->tid)) {
+			ptree_add_thread(t, p, ev->tid);
+			p->had_threads = true;
+		}
+		return;
+	}
+	if (ev->pid == tk->self || ptree_proc(t, ev->pid) || !ptree_proc(t, ev->ppid))
+		return;	/* the root (tpmon's child), or not of the tree */
+	p = ptree_add_proc(t, ev->pid, ev->ppid);
+	tk->sink.born(tk->sink.arg, p);
+}
+
+static void ev_exec(struct tp_track *tk, const struct tp_pc_event *ev)
+{
+	struct tp_proc *p = ptree_proc(tk->tree, ev->pid);
+
+	if (p && priv(tk)->exec_events)
+		tk->sink.exec(tk->sink.arg, p, ev->tid);
+}
+
+/* A thread ended.  The root is wait()'s (its rusage comes with it). */
+static void ev_exit(struct tp_track *tk, const struct tp_pc_event *ev)
+{
+	struct members *m = priv(tk);
+	struct tp_proc *p = ptree_proc(tk->tree, ev->pid);
+	int status;
+
+	if (!p)
+		return;
+	if (ev->tid != ev->pid) {
+		if (!ptree_thread(tk->tree, ev->tid))
+			return;
+		track_thread_end(tk, ev->tid, p, ev->status, 0, 0);
+		if (p->nthreads == 1 && late_take(m, p->pid, &status)) {
+			track_thread_end(tk, p->pid, p, status, 0, 0);
+			log_end(m, ev->pid);
+		}
+		return;
+	}
+	if (ev->pid == tk->root)
+		return;
+	if (p->nthreads > 1) {
+		/* the leader first (exit_group() from it): the process
+		 * lives until its last thread is gone */
+		late_add(m, p->pid, ev->status);
+		return;
+	}
+	track_thread_end(tk, ev->tid, p, ev->status, 0, 0);
+	log_end(m, ev->pid);
+}
+
+/* Handle one datagram; false when none was waiting. */
+static bool one_event(struct tp_track *tk, double now)
+{
+	struct members *m = priv(tk);
+	union {
+		char buf[512];
+		long long align;
+	} u;
+	struct tp_pc_event ev;
+	ssize_t n = procconn_recv(m->fd, u.buf, sizeof(u.buf));
+	double at;
+	int r;
+
+	if (n < 0 && errno == ENOBUFS) {
+		events_lost(tk, "queue full");
+		return true;
+	}
+	if (n <= 0)
+		return false;
+	r = procconn_parse(u.buf, (size_t)n, &ev);
+	if (r <= 0)
+		return true;
+	if (procconn_seq_gap(&m->seq, ev.cpu, ev.seq))
+		events_lost(tk, "sequence gap");
+	if (r != 1)
+		return true;
+	/* cheap for the machine's other events: one or two hash lookups */
+	if (!ptree_proc(tk->tree, ev.kind == TP_PC_FORK && ev.tid == ev.pid ? ev.ppid : ev.pid))
+		return true;
+	/* births and deaths at the kernel's time of them */
+	at = (double)ev.ts_ns / 1e9 - tk->sink.t0;
+	tk->tree->now = at >= 0 && at <= now ? at : now;
+	m->events++;
+	if (ev.kind == TP_PC_FORK)
+		ev_fork(tk, &ev);
+	else if (ev.kind == TP_PC_EXEC)
+		ev_exec(tk, &ev);
+	else
+		ev_exit(tk, &ev);
+	return true;
+}
+
+/* Handle the pending events; with @turn_over, at most a turn's worth.
+ * Returns whether events may still be waiting. */
+static bool members_events(struct tp_track *tk, bool (*turn_over)(void *), void *arg)
+{
+	struct members *m = priv(tk);
+	double saved = tk->tree->now, now;
+	unsigned n;
+	bool more = false;
+
+	if (!m || m->fd < 0)
+		return false;
+	now = clock_mono() - tk->sink.t0;
+	for (n = 0;; n++) {
+		if (turn_over && n >= TP_TRACK_EVENTS_PER_TURN) {
+			more = true;
+			break;
+		}
+		if (turn_over && n >= TP_TRACK_EVENTS_MIN_TURN && turn_over(arg)) {
+			more = true;
+			break;
+		}
+		if (!one_event(tk, now))
+			break;
+	}
+	tk->tree->now = saved;
+	return more;
+}
+
+/* What wait() reaps (the root, orphans) leaves the table: first every
+ * event sent before, or the forks of its last children would find their
+ * parent gone. */
+static void on_reap(struct tp_track *tk, struct tp_event *ev)
+{
+	members_events(tk, NULL, NULL);
+	track_poll_reap(tk, ev);
+}
 
 static enum tp_track_drain members_drain(struct tp_track *tk, bool (*turn_over)(void *),
 					 void *arg)
 {
-	return track_poll_ops.drain(tk, turn_over, arg);
+	bool more = members_events(tk, turn_over, arg);
+	enum tp_track_drain r = track_wait_events(tk, on_reap, turn_over, arg);
+
+	return more && r == TP_TRACK_IDLE ? TP_TRACK_MORE : r;
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -31,27 +290,67 @@ static bool listed(const pid_t *pids, size_t n, pid_t pid)
 	return n && bsearch(&pid, pids, n, sizeof(pid), cmp_pid) != NULL;
 }
 
-/* Add the cgroup's members that the table lacks, end the processes that
- * left it (or whose pid now names another process).  The root is ended
- * by wait(), not here. */
+/* The processes of the table that are not in the listing @v (sorted),
+ * the root aside: an owned array, *@nout of them. */
+static pid_t *members_absent(struct tp_track *tk, const pid_t *v, size_t n, size_t *nout)
+{
+	struct tp_proc *p;
+	pid_t *out = NULL;
+	size_t k = 0, cap = 0;
+
+	for (p = tk->tree->live; p; p = p->next) {
+		if (p->pid == tk->root || listed(v, n, p->pid))
+			continue;
+		if (k == cap) {
+			cap = cap ? 2 * cap : 16;
+			out = xreallocarray(out, cap, sizeof(*out));
+		}
+		out[k++] = p->pid;
+	}
+	*nout = k;
+	return out;
+}
+
+/* Bring the table up to date: the pending events, then cgroup.procs as
+ * the membership check.  The root is ended by wait(), not here.
+ *
+ * Order matters.  A process in the listing had its fork event sent before
+ * it joined the cgroup, so the events read after the listing know it: one
+ * they do not know was missed.  A process leaves cgroup.procs just before
+ * its exit event is sent: one that the table held before the listing and
+ * that the listing lacks is ended only if the events read after the
+ * listing did not end it (then without its status). */
 static void members_refresh(struct tp_track *tk)
 {
 	struct tp_ptree *t = tk->tree;
-	struct tp_proc *p, *next;
-	pid_t *v = NULL;
-	size_t n = cgroup_members(tk->cgroup->task, &v), i;
+	struct members *m = priv(tk);
+	struct tp_proc *p;
+	pid_t *v = NULL, *gone;
+	size_t n, ngone, i, j;
+	int status;
 
+	members_events(tk, NULL, NULL);
+	n = cgroup_members(tk->cgroup->task, &v);
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_pid);
-	for (p = t->live; p; p = next) {
-		next = p->next;
-		if (p->pid != tk->root && !listed(v, n, p->pid))
-			ptree_thread_gone(t, p->pid);
+	gone = members_absent(tk, v, n, &ngone);
+	if (m) {
+		m->nended = 0;
+		m->log_ends = true;
 	}
+	members_events(tk, NULL, NULL);
+	if (m)
+		m->log_ends = false;
+	for (j = 0; j < ngone; j++) {
+		if (m)
+			(void)late_take(m, gone[j], &status);
+		ptree_thread_gone(t, gone[j]);	/* (nothing if already ended) */
+	}
+	free(gone);
 	for (i = 0; i < n; i++) {
 		struct proc_stat st;
 
-		if (v[i] == tk->self || proc_read_stat(v[i], &st) < 0)
+		if (v[i] == tk->self || ended_since(m, v[i]) || proc_read_stat(v[i], &st) < 0)
 			continue;
 		p = ptree_proc(t, v[i]);
 		if (p && (!p->starttime || p->starttime == st.starttime))
@@ -61,6 +360,8 @@ static void members_refresh(struct tp_track *tk)
 				continue;
 			ptree_thread_gone(t, v[i]);	/* the pid was reused */
 		}
+		if (m && m->fd >= 0)
+			events_lost(tk, "a member without its fork event");
 		p = ptree_add_proc(t, v[i], st.ppid);
 		p->starttime = st.starttime;
 	}
@@ -90,10 +391,28 @@ static unsigned members_signal_all(struct tp_track *tk, int sig)
 	return sent;
 }
 
+static void members_free(struct tp_track *tk)
+{
+	struct members *m = priv(tk);
+
+	if (!m)
+		return;
+	debug_msg("proc connector: %lu events of the tree%s", m->events,
+		  tk->counts_partial ? ", counts are lower bounds" : "");
+	if (m->fd >= 0)
+		close(m->fd);
+	procconn_seq_free(&m->seq);
+	free(m->late);
+	free(m->ended);
+	free(m);
+	tk->priv = NULL;
+}
+
 const struct tp_track_ops track_cgroup_ops = {
 	.name = "cgroup",
 	.live = false,
 	.drain = members_drain,
 	.refresh = members_refresh,
 	.signal_all = members_signal_all,
+	.free = members_free,
 };

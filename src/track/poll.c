@@ -16,7 +16,7 @@ static double timeval_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-static void on_event(struct tp_track *tk, struct tp_event *ev)
+void track_poll_reap(struct tp_track *tk, struct tp_event *ev)
 {
 	struct tp_thread *th;
 
@@ -35,7 +35,7 @@ static void on_event(struct tp_track *tk, struct tp_event *ev)
 
 static enum tp_track_drain poll_drain(struct tp_track *tk, bool (*turn_over)(void *), void *arg)
 {
-	return track_wait_events(tk, on_event, turn_over, arg);
+	return track_wait_events(tk, track_poll_reap, turn_over, arg);
 }
 
 static const struct proc_entry *find(const struct proc_entry *v, size_t n, pid_t pid)

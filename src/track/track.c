@@ -79,6 +79,11 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 	/* a UNIX socket in every process of the tree, and no traffic */
 	if (nested_task_fd(tk->nest) >= 0 && fstat(nested_task_fd(tk->nest), &st) == 0)
 		tk->nest_ino = (uint64_t)st.st_ino;
+	if (s->cgroup && s->cgroup_members && !s->ptrace) {
+		/* listening before the fork: the root's first child is seen */
+		tk->ops = &track_cgroup_ops;
+		members_listen(tk, s->exec_events);
+	}
 	pid = launch_start(&so, &traced, status);
 	tk->nest = nested_started(tk->nest, pid > 0 && traced, t);
 	sandbox_filter_free(filter);

@@ -15,6 +15,8 @@
  *             events, but the tree is not tpmon's to stop.  track_attach().
  *   members.c --tracking=cgroup: the tree is the processes of the task's
  *             cgroup (cgroup.procs at each refresh()); nothing is traced.
+ *             As root, the proc connector's fork, exec and exit events
+ *             feed the sink as they come (drain() and refresh()).
  *             track_launch() with s->cgroup_members.
  *
  * Adding a backend (for example cgroup v2):
@@ -136,6 +138,9 @@ struct tp_track {
 	uint64_t nest_ino;		/* the task's end of our channel, 0: none */
 	struct tp_cgrun *cgroup;	/* the cgroup that holds the tree (borrowed;
 					 * SIGKILL goes to it too), or NULL */
+	/* the cgroup backend: total_processes and max_concurrent_processes
+	 * are lower bounds (no proc connector, or events were lost) */
+	bool counts_partial;
 	void *priv;			/* the backend's */
 };
 
@@ -211,8 +216,17 @@ enum tp_track_drain track_wait_events(struct tp_track *tk,
 				      void (*handle)(struct tp_track *tk, struct tp_event *ev),
 				      bool (*turn_over)(void *), void *arg);
 
+/* poll.c: the poll backend's handler of wait()'s events (the cgroup
+ * backend's too): what tpmon reaps leaves the table with its status. */
+void track_poll_reap(struct tp_track *tk, struct tp_event *ev);
+
 /* Frees the tracker and its channel for nested tpmons. */
 void track_free(struct tp_track *tk);
+
+/* members.c: listen to the proc connector before the task starts, so
+ * that the cgroup backend sees every fork, exec and exit of its tree;
+ * without CAP_NET_ADMIN, tk->counts_partial is set instead. */
+void members_listen(struct tp_track *tk, bool exec_events);
 
 extern const struct tp_track_ops track_ptrace_ops;
 extern const struct tp_track_ops track_poll_ops;

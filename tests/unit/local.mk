@@ -17,7 +17,9 @@ tests_unit_test_proc_LDADD = $(TPMON_LIBS) -lm
 tests_unit_test_ptree_SOURCES = tests/unit/test-ptree.c tests/unit/tap.h
 tests_unit_test_ptree_LDADD = $(TPMON_LIBS) -lm
 
-UNIT_TESTS += tests/unit/test-cgroup
+UNIT_TESTS += tests/unit/test-cgroup tests/unit/test-procconn
+tests_unit_test_procconn_SOURCES = tests/unit/test-procconn.c tests/unit/tap.h
+tests_unit_test_procconn_LDADD = $(TPMON_LIBS) -lm
 tests_unit_test_cgroup_SOURCES = tests/unit/test-cgroup.c tests/unit/tap.h
 tests_unit_test_cgroup_LDADD = $(TPMON_LIBS) -lm
 

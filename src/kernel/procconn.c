@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* procconn.c: the proc connector (procconn.h): the netlink socket, the
+ * parser of its messages, and the per-CPU sequence check. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include "procconn.h"
+
+/* The fields of struct proc_event that every kernel since 2.6.15 sends:
+ * up to the exit event's signal.  Its parent fields (4.18) are not read. */
+#define PC_EVENT_MIN offsetof(struct proc_event, event_data.exit.exit_signal)
+
+int procconn_parse(const void *buf, size_t len, struct tp_pc_event *ev)
+{
+	const struct nlmsghdr *nh = buf;
+	struct cn_msg cn;
+	struct proc_event pe;
+	size_t body;
+
+	if (len < NLMSG_HDRLEN || nh->nlmsg_len < NLMSG_HDRLEN || nh->nlmsg_len > len)
+		return -1;
+	if (nh->nlmsg_type == NLMSG_NOOP || nh->nlmsg_type == NLMSG_ERROR ||
+	    nh->nlmsg_type == NLMSG_OVERRUN)
+		return 0;
+	body = nh->nlmsg_len - NLMSG_HDRLEN;
+	if (body < sizeof(cn))
+		return -1;
+	memcpy(&cn, (const char *)buf + NLMSG_HDRLEN, sizeof(cn));
+	if (cn.id.idx != CN_IDX_PROC || cn.id.val != CN_VAL_PROC)
+		return 0;
+	if (cn.len > body - sizeof(cn) || cn.len < PC_EVENT_MIN)
+		return -1;
+	memset(&pe, 0, sizeof(pe));
+	memcpy(&pe, (const char *)buf + NLMSG_HDRLEN + sizeof(cn),
+	       cn.len < sizeof(pe) ? cn.len : sizeof(pe));
+	memset(ev, 0, sizeof(*ev));
+	ev->ts_ns = pe.timestamp_ns;
+	ev->cpu = pe.cpu;
+	ev->seq = cn.seq;
+	switch (pe.what) {
+	case PROC_EVENT_FORK:
+		ev->kind = TP_PC_FORK;
+		ev->ppid = pe.event_data.fork.parent_tgid;
+		ev->ptid = pe.event_data.fork.parent_pid;
+		ev->pid = pe.event_data.fork.child_tgid;
+		ev->tid = pe.event_data.fork.child_pid;
+		break;
+	case PROC_EVENT_EXEC:
+		ev->kind = TP_PC_EXEC;
+		ev->pid = pe.event_data.exec.process_tgid;
+		ev->tid = pe.event_data.exec.process_pid;
+		break;
+	case PROC_EVENT_EXIT:
+		ev->kind = TP_PC_EXIT;
+		ev->pid = pe.event_data.exit.process_tgid;
+		ev->tid = pe.event_data.exit.process_pid;
+		ev->status = (int)pe.event_data.exit.exit_code;
+		break;
+	case PROC_EVENT_NONE:	/* an ack: numbered by the listener, not the CPU */
+		return 0;
+	default:
+		/* uid, gid, sid, ptrace, comm, coredump: they are numbered
+		 * too, so the caller still checks their sequence */
+		return 2;
+	}
+	if (ev->pid <= 0 || ev->tid <= 0)
+		return -1;
+	return 1;
+}
+
+bool procconn_seq_gap(struct tp_pc_seq *s, unsigned cpu, uint32_t seq)
+{
+	bool gap;
+
+	if (cpu >= 65536)
+		return false;	/* not a CPU's number: nothing to check */
+	if (cpu >= s->ncpu) {
+		unsigned n = cpu + 1 > 2 * s->ncpu ? cpu + 1 : 2 * s->ncpu, i;
+		uint32_t *next = realloc(s->next, n * sizeof(*next));
+		bool *seen;
+
+		if (!next)
+			return false;
+		s->next = next;
+		seen = realloc(s->seen, n * sizeof(*seen));
+		if (!seen)
+			return false;
+		s->seen = seen;
+		for (i = s->ncpu; i < n; i++)
+			s->seen[i] = false;
+		s->ncpu = n;
+	}
+	gap = s->seen[cpu] && seq != s->next[cpu];
+	s->seen[cpu] = true;
+	s->next[cpu] = seq + 1;
+	return gap;
+}
+
+void procconn_seq_free(struct tp_pc_seq *s)
+{
+	free(s->next);
+	free(s->seen);
+	memset(s, 0, sizeof(*s));
+}
+
+int procconn_open(int rcvbuf)
+{
+	struct sockaddr_nl sa;
+	struct {
+		struct nlmsghdr nh;
+		struct cn_msg cn;
+		enum proc_cn_mcast_op op;
+	} __attribute__((packed)) req;
+	int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	/* past net.core.rmem_max with CAP_NET_ADMIN; else as much as allowed */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	sa.nl_groups = CN_IDX_PROC;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		goto fail;
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = sizeof(req);
+	req.nh.nlmsg_type = NLMSG_DONE;
+	req.cn.id.idx = CN_IDX_PROC;
+	req.cn.id.val = CN_VAL_PROC;
+	req.cn.len = sizeof(req.op);
+	req.op = PROC_CN_MCAST_LISTEN;
+	if (send(fd, &req, sizeof(req), 0) != (ssize_t)sizeof(req))
+		goto fail;
+	return fd;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+ssize_t procconn_recv(int fd, void *buf, size_t size)
+{
+	ssize_t n;
+
+	do
+		n = recv(fd, buf, size, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	return n;
+}
