@@ -112,11 +112,10 @@ void procconn_seq_free(struct tp_pc_seq *s)
 int procconn_open(int rcvbuf)
 {
 	struct sockaddr_nl sa;
-	struct {
-		struct nlmsghdr nh;
-		struct cn_msg cn;
-		enum proc_cn_mcast_op op;
-	} __attribute__((packed)) req;
+	struct nlmsghdr nh;
+	struct cn_msg cn;
+	enum proc_cn_mcast_op op = PROC_CN_MCAST_LISTEN;
+	char req[NLMSG_HDRLEN + sizeof(struct cn_msg) + sizeof(op)];
 	int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
 	int saved;
 
@@ -130,14 +129,19 @@ int procconn_open(int rcvbuf)
 	sa.nl_groups = CN_IDX_PROC;
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		goto fail;
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = sizeof(req);
-	req.nh.nlmsg_type = NLMSG_DONE;
-	req.cn.id.idx = CN_IDX_PROC;
-	req.cn.id.val = CN_VAL_PROC;
-	req.cn.len = sizeof(req.op);
-	req.op = PROC_CN_MCAST_LISTEN;
-	if (send(fd, &req, sizeof(req), 0) != (ssize_t)sizeof(req))
+	/* one netlink message: the connector's header, then the operation */
+	memset(req, 0, sizeof(req));
+	memset(&nh, 0, sizeof(nh));
+	memset(&cn, 0, sizeof(cn));
+	nh.nlmsg_len = sizeof(req);
+	nh.nlmsg_type = NLMSG_DONE;
+	cn.id.idx = CN_IDX_PROC;
+	cn.id.val = CN_VAL_PROC;
+	cn.len = sizeof(op);
+	memcpy(req, &nh, sizeof(nh));
+	memcpy(req + NLMSG_HDRLEN, &cn, sizeof(cn));
+	memcpy(req + NLMSG_HDRLEN + sizeof(cn), &op, sizeof(op));
+	if (send(fd, req, sizeof(req), 0) != (ssize_t)sizeof(req))
 		goto fail;
 	return fd;
 fail:

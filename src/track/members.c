@@ -194,10 +194,9 @@ static void ev_exit(struct tp_track *tk, const struct tp_pc_event *ev)
 static bool one_event(struct tp_track *tk, double now)
 {
 	struct members *m = priv(tk);
-	union {
+	struct {
 		char buf[512];
-		long long align;
-	} u;
+	} __attribute__((aligned(8))) u;
 	struct tp_pc_event ev;
 	ssize_t n = procconn_recv(m->fd, u.buf, sizeof(u.buf));
 	double at;

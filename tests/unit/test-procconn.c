@@ -14,8 +14,7 @@
 
 union msg {
 	char buf[NLMSG_HDRLEN + sizeof(struct cn_msg) + sizeof(struct proc_event) + 16];
-	long long align;
-};
+} __attribute__((aligned(8)));
 
 /* A datagram holding @pe (its first @evlen bytes) from CPU @cpu, number @seq. */
 static size_t build(union msg *m, const struct proc_event *pe, size_t evlen, uint32_t seq)
