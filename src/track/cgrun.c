@@ -407,6 +407,11 @@ int cgrun_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 	int r = 0;
 
 	if (mem_bytes != TP_CG_MAX) {
+		/* the kernel lets a task that is being killed charge what it
+		 * touches on its way out, past memory.max: 4 kB over 200 MB
+		 * in the VM.  The headroom keeps the peak at most the limit. */
+		if (mem_bytes > 4 * TP_CG_MEM_HEADROOM)
+			mem_bytes -= TP_CG_MEM_HEADROOM;
 		r |= set_limit(c->task, "memory.max", mem_bytes);
 		/* no swap file, or no swap accounting: nothing to hold */
 		if (cgroup_write(c->task, "memory.swap.max", "0") < 0 && errno != ENOENT)

@@ -51,6 +51,11 @@ struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize);
  * before any thread exists.  0, or -1 after a warning (no guard). */
 int cgrun_guard(struct tp_cgrun *c);
 
+/* memory.max is the memory limit less this much (64 pages, beyond the
+ * pages dying tasks may charge at once), so that the cgroup's peak stays
+ * at most the limit. */
+#define TP_CG_MEM_HEADROOM (256u * 1024u)
+
 /* Limits on the task's cgroup: memory.max (with memory.swap.max 0 and
  * memory.oom.group 1) when @mem_bytes is not TP_CG_MAX, pids.max when
  * @pids is not TP_CG_MAX.  0, or -1 after a warning. */
