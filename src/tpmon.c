@@ -12,8 +12,8 @@
 #include "monitor.h"
 #include "options.h"
 #include "outfile.h"
-#include "report/plot.h"
-#include "report/report.h"
+#include "report/plotcmd.h"
+#include "report/reportcmd.h"
 #include "summary.h"
 #include "xmalloc.h"
 

@@ -26,8 +26,8 @@ EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-tra
 if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
-	src/report/txnlog.c src/report/rsummary.c src/report/store.c \
-	src/report/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/error.c \
+	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/store.c \
+	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/error.c \
 	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
@@ -37,8 +37,8 @@ tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
 # tests/fuzz/corpus/report-others/.
 noinst_PROGRAMS += tests/fuzz/fuzz-report-others
 tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
-	src/report/foreign.c src/report/nextflow.c src/report/snakemake.c \
-	src/report/sacct.c src/report/table.c src/report/store.c src/report/rtask.c \
+	src/report/read/foreign.c src/report/read/nextflow.c src/report/read/snakemake.c \
+	src/report/read/sacct.c src/report/read/table.c src/report/read/store.c src/report/read/rtask.c \
 	src/basic/xmalloc.c src/basic/error.c
 tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
@@ -49,7 +49,8 @@ tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS) -lm
 # checker of the harness's own; seeds in tests/fuzz/corpus/writers/.
 noinst_PROGRAMS += tests/fuzz/fuzz-writers
 tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
-	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot.c src/report/html.c \
+	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot/gnuplot.c src/report/write/html.c \
+	src/report/read/infile.c \
 	src/basic/xmalloc.c src/basic/error.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)

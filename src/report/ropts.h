@@ -3,8 +3,8 @@
 #ifndef TPMON_REPORT_ROPTS_H
 #define TPMON_REPORT_ROPTS_H
 
-#include "report/analysis.h"
-#include "report/store.h"
+#include "report/analyse/analysis.h"
+#include "report/read/store.h"
 
 struct rp_options {
 	enum rp_by by;

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/foreign.h"
-#include "report/store.h"
+#include "report/read/foreign.h"
+#include "report/read/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include <jansson.h>
-#include "report/rsummary.h"
-#include "report/store.h"
-#include "report/txnlog.h"
+#include "report/read/rsummary.h"
+#include "report/read/store.h"
+#include "report/read/txnlog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

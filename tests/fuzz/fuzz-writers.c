@@ -19,8 +19,8 @@
 #include <strings.h>
 #include <jansson.h>
 #include "jsontext.h"
-#include "report/gnuplot.h"
-#include "report/html.h"
+#include "report/gnuplot/gnuplot.h"
+#include "report/write/html.h"
 #include "safetext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

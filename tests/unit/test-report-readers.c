@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "report/foreign.h"
-#include "report/nextflow.h"
-#include "report/sacct.h"
-#include "report/snakemake.h"
-#include "report/table.h"
+#include "report/read/foreign.h"
+#include "report/read/nextflow.h"
+#include "report/read/sacct.h"
+#include "report/read/snakemake.h"
+#include "report/read/table.h"
 #include "tap.h"
 
 static double conv(int (*f)(const char *, double *), const char *s)

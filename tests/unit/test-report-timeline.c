@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/store.h"
-#include "report/timeline.h"
+#include "report/read/store.h"
+#include "report/gnuplot/timeline.h"
 #include "xmalloc.h"
 #include "tap.h"
 

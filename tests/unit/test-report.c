@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* test-report.c: unit tests of the report's statistics (stats.c) and of
- * its copy of cctools' allocation algorithm (alloc.c), on cases computed
+ * its copy of cctools' allocation algorithm (firstalloc.c), on cases computed
  * by hand: ties, buckets below 1, the cap at the top value, --max, the
  * truncated top value, tasks that did not end normally. */
 #include <math.h>
 #include <string.h>
 
-#include "report/alloc.h"
-#include "report/analysis.h"
-#include "report/stats.h"
+#include "report/analyse/firstalloc.h"
+#include "report/analyse/analysis.h"
+#include "report/analyse/stats.h"
 #include "tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -5,8 +5,8 @@
  * SVG pictures put in the page (html.c), on hostile literals. */
 #include <stdlib.h>
 #include <string.h>
-#include "report/gnuplot.h"
-#include "report/html.h"
+#include "report/gnuplot/gnuplot.h"
+#include "report/write/html.h"
 #include "safetext.h"
 #include "tap.h"
 

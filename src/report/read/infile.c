@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* infile.c: regular files only, read whole up to a bound (infile.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "report/read/infile.h"
+#include "xmalloc.h"
+
+/* What a file that is not regular is, for a warning. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symbolic link" :
+	       S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+int rp_infile_open(const char *path, off_t *size, char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat sb;
+
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(why, whylen, "%s, not a file", kind_of(sb.st_mode));
+		close(fd);
+		return -1;
+	}
+	*size = sb.st_size;
+	return fd;
+}
+
+FILE *rp_infile_stream(const char *path, char *why, size_t whylen)
+{
+	off_t size;
+	int fd = rp_infile_open(path, &size, why, whylen);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+char *rp_infile_slurp(const char *path, size_t max, const char *what, size_t *len,
+		      char *why, size_t whylen)
+{
+	off_t size;
+	int fd = rp_infile_open(path, &size, why, whylen);
+	size_t cap, n = 0;
+	char *buf;
+	ssize_t r;
+
+	if (fd < 0)
+		return NULL;
+	if ((unsigned long long)size > max) {
+		snprintf(why, whylen, "%lld bytes, more than %s can be (%zu MB)",
+			 (long long)size, what, max >> 20);
+		close(fd);
+		return NULL;
+	}
+	/* room for what fstat() said, and one byte to see it grew */
+	cap = (size_t)size + 2;
+	buf = xmalloc(cap);
+	while ((r = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || n + (size_t)r > max) {
+			if (r < 0)
+				snprintf(why, whylen, "%s", strerror(errno));
+			else
+				snprintf(why, whylen, "it grew past the size %s can be", what);
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		n += (size_t)r;
+		if (n + 1 == cap) {
+			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* infile.h: the one way the report and `tpmon plot` open a file they did
+ * not just write (a summary, a series, another tool's records, the
+ * picture gnuplot drew): only a regular file (a FIFO would block, a
+ * device never end), without becoming a terminal's controlling process,
+ * and read whole only up to a bound.  Each failure comes back as a reason
+ * for the caller's one warning line. */
+#ifndef TPMON_REPORT_INFILE_H
+#define TPMON_REPORT_INFILE_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+/* The largest picture read back (a gnuplot drawing: the timeline of many
+ * tasks is an SVG of about 200 bytes a task). */
+#define RP_PICTURE_MAX (256 << 20)
+
+/* Open @path for reading if it is a regular file; its size in *@size.
+ * The descriptor (close-on-exec, O_NONBLOCK), or -1 with the reason in
+ * @why ("a FIFO, not a file", strerror()). */
+int rp_infile_open(const char *path, off_t *size, char *why, size_t whylen);
+
+/* The same as a stream, for reading line by line (the caller bounds the
+ * lines).  NULL with the reason in @why. */
+FILE *rp_infile_stream(const char *path, char *why, size_t whylen);
+
+/* The whole of @path in a new NUL-terminated buffer (owned by the caller;
+ * length in *@len) when it is a regular file of at most @max bytes; NULL
+ * with the reason in @why: not a regular file, larger than @max ("N
+ * bytes, more than WHAT can be (M MB)", @what naming the kind of file), or
+ * a read error. */
+char *rp_infile_slurp(const char *path, size_t max, const char *what, size_t *len,
+		      char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* rsummary.c: a summary's text -> a checked JSON object -> struct rp_task:
+ * the check that it is a summary and that its measures are readable at
+ * all, and its fields. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "report/read/rsummary.h"
+#include "units.h"
+#include "xmalloc.h"
+
+/* A resource's value from [value, unit] or a bare number, in @ri's unit,
+ * into *@out (NAN: the field says nothing, null or not a number).
+ * Returns 0, or -1 with a reason in @why when the field holds a number
+ * that cannot be a measure: non-finite, negative (-0 too), beyond
+ * UNITS_MAX, or with a unit that does not fit the resource. */
+static int resource_value(const json_t *j, const struct rp_res_info *ri, double *out,
+			  char *why, size_t whylen)
+{
+	const json_t *num = j;
+	const char *unit = NULL;
+	char reason[96];
+
+	*out = NAN;
+	if (json_is_array(j)) {
+		num = json_array_get(j, 0);
+		unit = json_string_value(json_array_get(j, 1));
+	}
+	if (!json_is_number(num))
+		return 0;
+	/* the report's own unit, in any case ("mb"), converts by 1 */
+	if (unit && strcasecmp(unit, ri->unit) == 0)
+		unit = NULL;
+	if (units_convert(ri->kind, json_number_value(num), unit, out, reason,
+			  sizeof(reason)) < 0) {
+		*out = NAN;
+		snprintf(why, whylen, "%s: %s", ri->name, reason);
+		return -1;
+	}
+	return 0;
+}
+
+int rp_summary_check(const json_t *root, char *why, size_t whylen)
+{
+	int r;
+
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		const json_t *j = json_object_get(root, rp_res_info(r)->name);
+		double v;
+
+		if (j && resource_value(j, rp_res_info(r), &v, why, whylen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A copy of @s cut to RP_STRING_MAX bytes at a character boundary. */
+/* Does @root look like a resource summary (and not any JSON object)? */
+static bool is_summary(const json_t *root)
+{
+	static const char *const keys[] = {
+		"wall_time", "exit_type", "command", "memory", "cores",
+		"monitor_version", "start",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get(root, keys[i]))
+			return true;
+	return false;
+}
+
+json_t *rp_summary_parse(const char *text, size_t len, char *why, size_t whylen)
+{
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err);
+
+	if (!root) {
+		snprintf(why, whylen, "not a readable summary (%s, line %d)", err.text, err.line);
+		return NULL;
+	}
+	if (!json_is_object(root) || !is_summary(root))
+		snprintf(why, whylen, "not a resource summary");
+	else if (rp_summary_check(root, why, whylen) == 0)
+		return root;
+	json_decref(root);
+	return NULL;
+}
+
+static char *bounded_dup(const char *s)
+{
+	size_t n = strlen(s);
+	char *d;
+
+	if (n <= RP_STRING_MAX)
+		return xstrdup(s);
+	n = RP_STRING_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* A time since the epoch, [value, "s"] or [value, "us"] (older cctools)
+ * or a bare number of seconds; NAN when missing or not a plausible time. */
+static double time_value(const json_t *j)
+{
+	const json_t *num = json_is_array(j) ? json_array_get(j, 0) : j;
+	const char *unit = json_is_array(j) ? json_string_value(json_array_get(j, 1)) : NULL;
+	double v;
+
+	if (!json_is_number(num))
+		return NAN;
+	v = json_number_value(num);
+	if (unit && strcmp(unit, "us") == 0)
+		v /= 1e6;
+	else if (unit && strcmp(unit, "s") != 0)
+		return NAN;
+	return v > 0 && v < 1e11 ? v : NAN;
+}
+
+static void set_string(char **dst, const json_t *j)
+{
+	const char *s = json_string_value(j);
+
+	if (!s)
+		return;
+	free(*dst);
+	*dst = bounded_dup(s);
+}
+
+int rp_summary_fill(struct rp_task *t, const json_t *root)
+{
+	const json_t *status;
+	char why[128];
+	int r;
+
+	if (!json_is_object(root))
+		return -1;
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		const json_t *j = json_object_get(root, rp_res_info(r)->name);
+		double v = NAN;
+
+		if (j)
+			resource_value(j, rp_res_info(r), &v, why, sizeof(why));
+		if (!isnan(v))
+			t->v[r] = v;
+	}
+	t->started = time_value(json_object_get(root, "start"));
+	t->ended = time_value(json_object_get(root, "end"));
+	set_string(&t->category, json_object_get(root, "category"));
+	set_string(&t->command, json_object_get(root, "command"));
+	set_string(&t->host, json_object_get(root, "host"));
+	set_string(&t->exit_type, json_object_get(root, "exit_type"));
+	status = json_object_get(root, "exit_status");
+	if (json_is_integer(status))
+		t->exit_status = (long)json_integer_value(status);
+	rp_task_classify(t);
+	return 0;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* reportcmd.c: report_main(): options -> read inputs -> group -> analyse ->
+ * outputs. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "error.h"
+#include "report/analyse/analysis.h"
+#include "report/analyse/notes.h"
+#include "report/write/output.h"
+#include "report/gnuplot/groupplots.h"
+#include "report/read/reader.h"
+#include "report/reportcmd.h"
+#include "report/ropts.h"
+#include "report/gnuplot/timeline.h"
+#include "xmalloc.h"
+
+/* Remove a plot's SVG file @svg and the PNG beside it. */
+static void remove_svg_png(const char *svg)
+{
+	char *png;
+
+	if (!svg)
+		return;
+	unlink(svg);
+	png = xasprintf("%.*s.png", (int)(strlen(svg) - 4), svg);
+	unlink(png);
+	free(png);
+}
+
+/* --html without --plots: the page's plots are drawn in a temporary
+ * directory, removed once they are in the page.  0, or -1 after a message
+ * (the page is then written without plots if it can be). */
+static int html_alone(const char *path, const struct rp_store *st,
+		      const struct rp_cat *c, size_t n, struct rp_plot_set *sets,
+		      const struct rp_page *pg)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir = xasprintf("%s/tpmon-html-XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+	int plotted = 0, status = 0;
+	size_t i;
+	int r;
+
+	if (!mkdtemp(dir))
+		error_msg("report: cannot create a temporary directory: %s", strerror(errno));
+	else
+		plotted = rp_plots_write(dir, st, c, n, sets) == 0;
+	if (!plotted)
+		status = -1;
+	if (rp_out_html(path, c, n, plotted ? sets : NULL, pg) < 0)
+		status = -1;
+	for (i = 0; i < n; i++) {
+		for (r = 0; r < RP_RES__COUNT; r++)
+			remove_svg_png(sets[i].hist[r]);
+		remove_svg_png(sets[i].scatter);
+	}
+	rmdir(dir);
+	free(dir);
+	return status;
+}
+
+static int outputs(const struct rp_options *o, const struct rp_store *st,
+		   const struct rp_group *g, const struct rp_cat *c, size_t n)
+{
+	bool to_stdout = (o->json && !strcmp(o->json, "-")) ||
+			 (o->csv && !strcmp(o->csv, "-"));
+	int status = 0;
+
+	if (!to_stdout) {
+		rp_out_text(stdout, c, n);
+		rp_notes_text(stdout, st);
+	}
+	if (o->json) {
+		char *notes[8];
+		size_t nn = rp_notes(st, notes, 8), i;
+
+		if (rp_out_json(o->json, c, n, notes, nn) < 0)
+			status = 1;
+		for (i = 0; i < nn; i++)
+			free(notes[i]);
+	}
+	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
+		status = 1;
+	if (o->timeline && rp_timeline_write(o->timeline, st, g, n) < 0)
+		status = 1;
+	if (o->plots || o->html) {
+		struct rp_plot_set *sets = xcalloc(n ? n : 1, sizeof(*sets));
+		struct rp_page pg = { NULL, 0, NULL };
+		char *notes[8], *svg = NULL;
+		int plotted = 1;
+		size_t i;
+
+		if (o->plots && rp_plots_write(o->plots, st, c, n, sets) < 0)
+			plotted = 0, status = 1;
+		if (o->html) {
+			pg.nnotes = rp_notes(st, notes, 8);
+			pg.notes = notes;
+			if (rp_timeline_svg(&svg, st, g, n) < 0)
+				status = 1;
+			pg.timeline_svg = svg;
+		}
+		/* with --plots DIR the page takes its plots from DIR */
+		if (o->html && o->plots &&
+		    rp_out_html(o->html, c, n, plotted ? sets : NULL, &pg) < 0)
+			status = 1;
+		if (o->html && !o->plots && html_alone(o->html, st, c, n, sets, &pg) < 0)
+			status = 1;
+		for (i = 0; i < pg.nnotes; i++)
+			free(notes[i]);
+		free(svg);
+		rp_plot_sets_clear(sets, n);
+		free(sets);
+	}
+	return status;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct rp_options o;
+	struct rp_store st;
+	struct rp_group *g;
+	struct rp_cat *c;
+	size_t n, i;
+	int r, status = 0;
+
+	r = rp_options_parse(&o, argc, argv);
+	if (r != 0)
+		return r > 0 ? 0 : 1;
+	rp_store_init(&st);
+	for (i = 0; i < (size_t)o.ninputs; i++)
+		if (rp_read_input(&st, o.inputs[i]) < 0)
+			status = 1;
+	if (status == 0 && st.n == 0) {
+		error_msg("report: no task could be read from the inputs");
+		status = 1;
+	}
+	if (status != 0) {
+		rp_store_free(&st);
+		return status;
+	}
+	g = rp_store_group(&st, o.by, &n);
+	c = xreallocarray(NULL, n, sizeof(*c));
+	for (i = 0; i < n; i++)
+		rp_analyse(&st, &g[i], o.max, &c[i]);
+	status = outputs(&o, &st, g, c, n);
+	free(c);
+	rp_groups_free(g, n);
+	rp_store_free(&st);
+	return status;
+}

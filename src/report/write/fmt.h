@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* fmt.h: values with readable units for people (terminal, HTML). */
+#ifndef TPMON_REPORT_FMT_H
+#define TPMON_REPORT_FMT_H
+
+#include <stddef.h>
+#include "report/read/rtask.h"
+
+/* @v, a value of @r in the report's unit, as "3.2 MB", "1.50 GB", "42.0 s",
+ * "3.5 min", "0.95" (cores); "-" when NAN.  Returns @buf. */
+const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v);
+
+/* A share 0..1 as "95%", "-" when NAN.  Returns @buf. */
+const char *rp_fmt_share(char *buf, size_t len, double share);
+
+#endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* out_csv.c: one row per task (RFC 4180): source file, category, command,
+ * exit_type, exit_status, host, then every resource as a plain number
+ * with its unit in the column name, then what the engine allocated
+ * (alloc_cores, alloc_memory_MB, ...; from transaction logs), then the
+ * start and end (start_s, end_s: seconds since the epoch); an empty
+ * cell is unknown.  Rows come
+ * by group, in reading order within a group.  A text cell that a
+ * spreadsheet would take for a formula (it starts with = + - @, a tab or
+ * a carriage return) gets a ' in front, as OWASP recommends; numbers are
+ * never quoted nor prefixed, so pandas reads them as numbers.  Invalid
+ * UTF-8 becomes U+FFFD. */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "error.h"
+#include "report/write/output.h"
+#include "safetext.h"
+
+/* A text cell, always quoted, quotes doubled, a formula's first
+ * character behind a '; empty when NULL. */
+static void cell(FILE *f, const char *s)
+{
+	char *text, *p;
+
+	if (!s)
+		return;
+	text = safetext_utf8(s);
+	fputc('"', f);
+	if (text[0] && strchr("=+-@\t\r", text[0]))
+		fputc('\'', f);
+	for (p = text; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+	free(text);
+}
+
+static void row(FILE *f, const struct rp_task *t)
+{
+	int r;
+
+	cell(f, t->source);
+	fputc(',', f);
+	cell(f, t->category ? t->category : "default");
+	fputc(',', f);
+	cell(f, t->command);
+	fputc(',', f);
+	cell(f, t->exit_type);
+	fputc(',', f);
+	if (t->exit_status >= 0)
+		fprintf(f, "%ld", t->exit_status);
+	fputc(',', f);
+	cell(f, t->host);
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		fputc(',', f);
+		if (!isnan(t->v[r]))
+			fprintf(f, "%.15g", t->v[r]);
+	}
+	for (r = 0; r < RP_G__COUNT; r++) {
+		fputc(',', f);
+		if (!isnan(t->given[r]))
+			fprintf(f, "%.15g", t->given[r]);
+	}
+	fputc(',', f);
+	if (!isnan(t->started))
+		fprintf(f, "%.6f", t->started);
+	fputc(',', f);
+	if (!isnan(t->ended))
+		fprintf(f, "%.6f", t->ended);
+	fputc('\n', f);
+}
+
+int rp_out_csv(const char *path, const struct rp_store *st,
+	       const struct rp_group *g, size_t ng)
+{
+	char *buf = NULL;
+	size_t len = 0, i, j;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "source,category,command,exit_type,exit_status,host");
+	for (r = 0; r < RP_RES__COUNT; r++)
+		fprintf(f, ",%s", rp_res_info(r)->csv_name);
+	for (r = 0; r < RP_G__COUNT; r++)
+		fprintf(f, ",%s", rp_given_csv(r));
+	fputs(",start_s,end_s\n", f);
+	for (i = 0; i < ng; i++)
+		for (j = 0; j < g[i].n; j++)
+			row(f, &st->tasks[g[i].idx[j]]);
+	if (fclose(f) != 0) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		free(buf);
+		return -1;
+	}
+	if (strcmp(path, "-") == 0)
+		r = (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) ? -1 : 0;
+	else
+		r = rp_write_file(path, buf, len);
+	if (r < 0)
+		error_msg("cannot write %s: %s", path, strerror(errno));
+	free(buf);
+	return r;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* out_json.c: the --json document, in the shape scripts rely on:
+ * {"categories": [{"category", "tasks", "succeeded", "exhausted",
+ * "failed", "resources": {RES: {"unit", "min", "median", "p95", "max",
+ * "mean"}}, "allocations": {MODE: {"cores", "memory", "disk"}}}]}
+ * Text goes through jansson (jsontext_new(): invalid UTF-8 replaced). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "error.h"
+#include "jsontext.h"
+#include "report/write/output.h"
+
+static json_t *number(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *resources(const struct rp_cat *c)
+{
+	json_t *o = json_object();
+	int r;
+
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		const struct rp_stats *s = &c->stats[r];
+		json_t *res;
+
+		if (!c->shown[r])
+			continue;
+		res = json_object();
+		json_object_set_new(res, "unit", json_string(rp_res_info(r)->unit));
+		json_object_set_new(res, "min", number(s->min));
+		json_object_set_new(res, "median", number(s->median));
+		json_object_set_new(res, "p95", number(s->p95));
+		json_object_set_new(res, "max", number(s->max));
+		json_object_set_new(res, "mean", number(s->mean));
+		json_object_set_new(o, rp_res_info(r)->name, res);
+	}
+	return o;
+}
+
+static json_t *allocations(const struct rp_cat *c)
+{
+	json_t *o = json_object();
+	int m, a;
+
+	for (m = 0; m < RP_MODE__COUNT; m++) {
+		json_t *mode = json_object();
+
+		for (a = 0; a < RP_A__COUNT; a++)
+			json_object_set_new(mode, rp_res_info(rp_ares_res(a))->name,
+					    c->alloc[m][a] < 0 ? json_null() :
+					    json_integer(c->alloc[m][a]));
+		json_object_set_new(o, rp_mode_key(m), mode);
+	}
+	return o;
+}
+
+static json_t *category(const struct rp_cat *c)
+{
+	json_t *o = json_object();
+
+	/* a transaction log's words need not be UTF-8 */
+	json_object_set_new(o, "category", jsontext_new(c->group->name));
+	json_object_set_new(o, "tasks", json_integer((json_int_t)c->tasks));
+	json_object_set_new(o, "succeeded", json_integer((json_int_t)c->succeeded));
+	json_object_set_new(o, "exhausted", json_integer((json_int_t)c->exhausted));
+	json_object_set_new(o, "failed", json_integer((json_int_t)c->failed));
+	json_object_set_new(o, "resources", resources(c));
+	json_object_set_new(o, "allocations", allocations(c));
+	return o;
+}
+
+int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
+		char *const *notes, size_t nnotes)
+{
+	json_t *root = json_object(), *cats = json_array();
+	char *text;
+	size_t i;
+	int r = -1;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(cats, category(&c[i]));
+	json_object_set_new(root, "categories", cats);
+	if (nnotes) {
+		json_t *a = json_array();
+
+		/* our own text (and numbers): valid UTF-8 */
+		for (i = 0; i < nnotes; i++)
+			json_array_append_new(a, json_string(notes[i]));
+		json_object_set_new(root, "notes", a);
+	}
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			  JSON_REAL_PRECISION(12));
+	json_decref(root);
+	if (!text) {
+		error_msg("cannot write %s: out of memory", path);
+		return -1;
+	}
+	if (strcmp(path, "-") == 0)
+		r = (fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 ||
+		     fflush(stdout) != 0) ? -1 : 0;
+	else
+		r = rp_write_file(path, text, strlen(text));
+	if (r < 0)
+		error_msg("cannot write %s: %s", path, strerror(errno));
+	free(text);
+	return r;
+}

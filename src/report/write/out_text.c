@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* out_text.c: the terminal report, 80 columns wide.  A group's name is
+ * printed in its shown form (safetext.h): no escape sequence, carriage
+ * return, backspace or bidi override from an input reaches the terminal. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "outfile.h"
+#include "report/write/fmt.h"
+#include "report/write/output.h"
+#include "safetext.h"
+
+/* Longest category name printed whole in a title line. */
+#define NAME_MAX_SHOWN 40
+
+int rp_write_file(const char *path, const void *data, size_t len)
+{
+	return outfile_write(path, data, len);
+}
+
+const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else if (a == RP_A_CORES)
+		snprintf(buf, len, "%" PRId64, v);
+	else
+		snprintf(buf, len, "%" PRId64 " MB", v);
+	return buf;
+}
+
+static void title(FILE *f, const struct rp_cat *c)
+{
+	char *name = safetext_clip(c->group->name, NAME_MAX_SHOWN);
+
+	fputs(name, f);
+	free(name);
+	fprintf(f, ": %zu task%s, %zu succeeded, %zu stopped at a limit, %zu failed\n",
+		c->tasks, c->tasks == 1 ? "" : "s", c->succeeded, c->exhausted,
+		c->failed);
+}
+
+static void figures(FILE *f, const struct rp_cat *c)
+{
+	char b[5][32];
+	int r;
+
+	fprintf(f, "  %-14s%11s%11s%11s%11s%11s\n", "resource", "min", "median",
+		"p95", "max", "mean");
+	for (r = 0; r < RP_RES__COUNT; r++) {
+		const struct rp_stats *s = &c->stats[r];
+
+		if (!c->shown[r])
+			continue;
+		fprintf(f, "  %-14s%11s%11s%11s%11s%11s\n", rp_res_info(r)->name,
+			rp_fmt_value(b[0], sizeof(b[0]), r, s->min),
+			rp_fmt_value(b[1], sizeof(b[1]), r, s->median),
+			rp_fmt_value(b[2], sizeof(b[2]), r, s->p95),
+			rp_fmt_value(b[3], sizeof(b[3]), r, s->max),
+			rp_fmt_value(b[4], sizeof(b[4]), r, s->mean));
+	}
+}
+
+static void allocations(FILE *f, const struct rp_cat *c)
+{
+	char al[32], fit[16], waste[16];
+	int m, a;
+
+	fprintf(f, "  %-14s", "first alloc.");
+	for (a = 0; a < RP_A__COUNT; a++)
+		fprintf(f, "%10s %4s %5s", rp_res_info(rp_ares_res(a))->name,
+			"fit", "waste");
+	fprintf(f, "\n");
+	for (m = 0; m < RP_MODE__COUNT; m++) {
+		fprintf(f, "  %-14s", rp_mode_label(m));
+		for (a = 0; a < RP_A__COUNT; a++)
+			fprintf(f, "%10s %4s %5s",
+				rp_fmt_alloc(al, sizeof(al), a, c->alloc[m][a]),
+				rp_fmt_share(fit, sizeof(fit), c->fit[m][a].share),
+				rp_fmt_share(waste, sizeof(waste), c->fit[m][a].waste));
+		fprintf(f, "\n");
+	}
+}
+
+void rp_out_text(FILE *f, const struct rp_cat *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			fprintf(f, "\n");
+		title(f, &c[i]);
+		figures(f, &c[i]);
+		allocations(f, &c[i]);
+	}
+	if (n > 0)
+		fprintf(f, "\nfirst alloc.: what cctools' category code would choose "
+			"(fit: tasks at or\nunder it; waste: allocated x wall time "
+			"left unused by the tasks that fit;\n0: cctools truncated "
+			"the largest value seen, under 1, to 0)\n");
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* output.h: the report's outputs, each from the analysed groups: the
+ * terminal, JSON, CSV and the HTML page (which holds the pictures that
+ * gnuplot/ drew). */
+#ifndef TPMON_REPORT_OUTPUT_H
+#define TPMON_REPORT_OUTPUT_H
+
+#include <stdio.h>
+#include "report/analyse/analysis.h"
+#include "report/read/store.h"
+
+/* Per category: counts, figures, allocations, fit and waste; 80 columns. */
+void rp_out_text(FILE *f, const struct rp_cat *c, size_t n);
+
+/* The --json document, with the @nnotes @notes on the sources (rp_notes())
+ * as "notes" when there are any.  0, or -1 after an error message. */
+int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
+		char *const *notes, size_t nnotes);
+
+/* One row per task.  0, or -1 after an error message. */
+int rp_out_csv(const char *path, const struct rp_store *st,
+	       const struct rp_group *g, size_t ng);
+
+/* Write @len bytes as the new file @path, all at once (temporary file and
+ * rename, as tpmon's other outputs).  0, or -1 with errno set. */
+int rp_write_file(const char *path, const void *data, size_t len);
+
+/* An allocation for people: "2", "3750 MB", "-". */
+const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v);
+
+/* The SVG files drawn for one group (owned paths, NULL: not drawn), for
+ * the page (drawn by gnuplot/groupplots.c). */
+struct rp_plot_set {
+	char *hist[RP_RES__COUNT];
+	char *scatter;
+};
+
+/* Free the paths of @n sets (not the array). */
+void rp_plot_sets_clear(struct rp_plot_set *sets, size_t n);
+
+/* What the page shows besides the groups: the notes on the sources
+ * (rp_notes()) and the timeline as an SVG document (NULL: none). */
+struct rp_page {
+	char **notes;
+	size_t nnotes;
+	const char *timeline_svg;
+};
+
+/* The --html page at @path, with the SVGs of @sets (NULL: no plots; each
+ * read back bounded, inlined only if it is only a drawing) and what @pg
+ * holds (NULL: nothing).  0, or -1 after a message. */
+int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
+		const struct rp_plot_set *sets, const struct rp_page *pg);
+
+#endif
