@@ -364,52 +364,71 @@ static void memory_allocations(FILE *f, const struct rp_cat *c, char **keys, dou
 	fclose(k);
 }
 
+/* The plot elements of the points in the data files @data (@count lines
+ * each), a new string; NULL when there is no point. */
+static char *scatter_points(char *const data[3], const size_t count[3])
+{
+	char *what;
+	size_t len;
+	FILE *m = open_memstream(&what, &len);
+	int e, any = 0;
+
+	for (e = 0; e < 3; e++) {
+		if (!count[e])
+			continue;
+		if (any++)
+			fputs(", ", m);
+		gp_file(m, data[e]);
+		fprintf(m, " using 1:2 with points pt 7 ps 0.6 lc rgb '%s' title '%s (%zu)'",
+			end_color[e], end_label[e], count[e]);
+	}
+	fclose(m);
+	if (!any) {
+		free(what);
+		return NULL;
+	}
+	return what;
+}
+
 static int scatter(struct gp *g, const char *dir, size_t index, const char *name,
 		   const struct rp_store *st, const struct rp_cat *c,
 		   struct rp_plot_set *set)
 {
 	char *data[3] = { NULL, NULL, NULL }, *what, *title, *keys;
-	size_t count[3] = { 0, 0, 0 }, len;
-	FILE *f = g->script, *m;
-	int e, any = 0, r = scatter_data(g, index, st, c, data, count);
+	size_t count[3] = { 0, 0, 0 };
+	FILE *f = g->script;
 	double top;
+	int e;
 
-	if (r == 0) {
-		fprintf(f, "reset\nunset arrow\nset grid lc rgb '#dddddd'\n"
-			"set xrange [0:*]\nset offsets 0, graph 0.05, graph 0.05, 0\n");
-		axis_label(f, "x", RP_WALL_TIME);
-		axis_label(f, "y", RP_MEMORY);
-		title = group_title(c, "memory against wall time", 0);
-		key_above(f, title);
-		free(title);
-		memory_allocations(f, c, &keys, &top);
-		fputs("set yrange [0:", f);
-		gp_num(f, isfinite(top) ? top * 1.08 + 1 : 1);
-		fputs("]\n", f);
-		m = open_memstream(&what, &len);
-		for (e = 0; e < 3; e++) {
-			if (!count[e])
-				continue;
-			if (any++)
-				fputs(", ", m);
-			gp_file(m, data[e]);
-			fprintf(m, " using 1:2 with points pt 7 ps 0.6 lc rgb '%s' title '%s (%zu)'",
-				end_color[e], end_label[e], count[e]);
-		}
-		fclose(m);
-		if (any) {
-			char *base = xasprintf("%s/%s-memory-wall_time", dir, name);
-
-			draw_both(f, base, what, keys);
-			set->scatter = xasprintf("%s.svg", base);
-			free(base);
-		}
-		free(what);
-		free(keys);
+	if (scatter_data(g, index, st, c, data, count) < 0) {
+		for (e = 0; e < 3; e++)
+			free(data[e]);
+		return -1;
 	}
+	fprintf(f, "reset\nunset arrow\nset grid lc rgb '#dddddd'\n"
+		"set xrange [0:*]\nset offsets 0, graph 0.05, graph 0.05, 0\n");
+	axis_label(f, "x", RP_WALL_TIME);
+	axis_label(f, "y", RP_MEMORY);
+	title = group_title(c, "memory against wall time", 0);
+	key_above(f, title);
+	free(title);
+	memory_allocations(f, c, &keys, &top);
+	fputs("set yrange [0:", f);
+	gp_num(f, isfinite(top) ? top * 1.08 + 1 : 1);
+	fputs("]\n", f);
+	what = scatter_points(data, count);
+	if (what) {
+		char *base = xasprintf("%s/%s-memory-wall_time", dir, name);
+
+		draw_both(f, base, what, keys);
+		set->scatter = xasprintf("%s.svg", base);
+		free(base);
+	}
+	free(what);
+	free(keys);
 	for (e = 0; e < 3; e++)
 		free(data[e]);
-	return r;
+	return 0;
 }
 
 int rp_plots_write(const char *dir, const struct rp_store *st,

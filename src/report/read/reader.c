@@ -188,11 +188,6 @@ static int read_summary(struct rp_store *st, const char *path, int full)
 	return read_json(st, path, false);
 }
 
-int rp_read_summary_file(struct rp_store *st, const char *path)
-{
-	return read_summary(st, path, -1);
-}
-
 json_t *rp_summary_load(const char *path, char *why, size_t whylen)
 {
 	size_t len = 0;
@@ -392,7 +387,7 @@ static int read_file(struct rp_store *st, const char *path)
 	int fd, c;
 
 	if (ends_with(path, SUMMARY_EXT) || ends_with(path, FULL_EXT))
-		return rp_read_summary_file(st, path);
+		return read_summary(st, path, -1);
 	if (read_foreign(st, path, true) == 0)
 		return 0;
 	fd = rp_infile_open(path, &size, why, sizeof(why));
@@ -403,7 +398,7 @@ static int read_file(struct rp_store *st, const char *path)
 	c = first_byte(fd);
 	if (c == '{') {
 		close(fd);
-		return rp_read_summary_file(st, path);
+		return read_summary(st, path, -1);
 	}
 	f = fdopen(fd, "r");
 	if (!f) {

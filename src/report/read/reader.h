@@ -26,9 +26,6 @@
  * without summaries). */
 int rp_read_input(struct rp_store *st, const char *path);
 
-/* Read one summary file into @st.  0, or -1 after a warning. */
-int rp_read_summary_file(struct rp_store *st, const char *path);
-
 /* The summary file @path as a JSON object, read and checked as the
  * report reads one (a regular file of at most RP_SUMMARY_MAX bytes,
  * rp_summary_parse()): a new reference, or NULL with the reason in @why

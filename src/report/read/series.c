@@ -196,9 +196,11 @@ void rp_run_read(const char *template, struct rp_run *run)
 	memset(run, 0, sizeof(*run));
 	run->stopped_at = -1;
 	for (i = 0; i < ARRAY_SIZE(suffixes) && !run->root; i++) {
-		char *path = xasprintf("%s%s", template, suffixes[i]), why[256];
+		char *path = xasprintf("%s%s", template, suffixes[i]);
 
 		if (access(path, F_OK) == 0 || errno != ENOENT) {
+			char why[256];
+
 			run->root = rp_summary_load(path, why, sizeof(why));
 			if (!run->root) {
 				char *p = safetext_clip(path, 480), *w = safetext_clip(why, 240);

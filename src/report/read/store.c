@@ -24,7 +24,8 @@ void rp_store_free(struct rp_store *st)
 	memset(st, 0, sizeof(*st));
 }
 
-const char *rp_store_source(struct rp_store *st, const char *path)
+/* A copy of @path kept by the store for tasks to borrow. */
+static const char *store_source(struct rp_store *st, const char *path)
 {
 	if (st->nsrc > 0 && strcmp(st->sources[st->nsrc - 1], path) == 0)
 		return st->sources[st->nsrc - 1];
@@ -47,7 +48,7 @@ struct rp_task *rp_store_add(struct rp_store *st, const char *source)
 	t = &st->tasks[st->n++];
 	rp_task_init(t);
 	st->kinds[RP_K_SUMMARY]++;
-	t->source = rp_store_source(st, source);
+	t->source = store_source(st, source);
 	return t;
 }
 

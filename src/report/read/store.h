@@ -34,9 +34,6 @@ struct rp_group {
 void rp_store_init(struct rp_store *st);
 void rp_store_free(struct rp_store *st);
 
-/* A copy of @path kept by the store for tasks to borrow. */
-const char *rp_store_source(struct rp_store *st, const char *path);
-
 /* A new task at the end of the store: every value unknown (NAN), no
  * strings, exit status unknown.  Valid until the next rp_store_add(). */
 struct rp_task *rp_store_add(struct rp_store *st, const char *source);
