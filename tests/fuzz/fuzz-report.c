@@ -2,8 +2,9 @@
 /* fuzz-report.c: libFuzzer harness for `tpmon report`'s readers of outside
  * input: the input as a Work Queue / TaskVine transaction log
  * (rp_txnlog_read() through fmemopen: its bounded lines, its check of
- * each record's measures) and as a summary (json_loadb(), then
- * rp_summary_check() and rp_summary_fill() as the reader does).  Aborts
+ * each record's measures) and as a summary (rp_summary_parse(): jansson,
+ * the summary's keys, rp_summary_check(); then rp_summary_fill(), as the
+ * reader does, and `tpmon plot` through rp_summary_load()).  Aborts
  * when a task read breaks the reader's contract: a value neither unknown
  * (NAN) nor a finite non-negative number, a string longer than
  * RP_STRING_MAX, a task without a source. */
@@ -53,8 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rp_txnlog_read(&st, f, "fuzz");
 		fclose(f);
 	}
-	root = json_loadb((const char *)data, size, 0, NULL);
-	if (root && rp_summary_check(root, why, sizeof(why)) == 0)
+	root = rp_summary_parse((const char *)data, size, why, sizeof(why));
+	if (root)
 		rp_summary_fill(rp_store_add(&st, "fuzz"), root);
 	json_decref(root);
 	check_store(&st);
