@@ -7,12 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "report/read/foreign.h"
+#include "report/read/infile.h"
+#include "report/read/rsummary.h"
 #include "report/read/nextflow.h"
 #include "report/read/sacct.h"
 #include "report/read/snakemake.h"
 #include "report/read/table.h"
+#include "xmalloc.h"
 #include "tap.h"
 
 static double conv(int (*f)(const char *, double *), const char *s)
@@ -314,11 +319,69 @@ static void bounded_read(void)
 	fclose(f);
 }
 
+/* infile.c: a file of exactly the bound is read whole, one byte more is
+ * refused before reading; a FIFO and a directory are refused without a
+ * wait; rp_summary_parse() takes a summary and refuses JSON that is none,
+ * or a bad measure. */
+static void infile_bounds(void)
+{
+	char dir[] = "/tmp/test-infile-XXXXXX", why[256], *path, *buf;
+	size_t len = 99;
+	FILE *f;
+	json_t *root;
+	const char *good = "{\"memory\": [5, \"MB\"]}", *none = "{\"x\": 1}";
+	const char *neg = "{\"memory\": [-5, \"MB\"]}";
+
+	if (!mkdtemp(dir)) {
+		ok(false, "infile: a temporary directory");
+		return;
+	}
+	path = xasprintf("%s/f", dir);
+	f = fopen(path, "w");
+	fputs("0123456789", f);
+	fclose(f);
+	buf = rp_infile_slurp(path, 10, "a thing", &len, why, sizeof(why));
+	ok(buf && len == 10 && strcmp(buf, "0123456789") == 0, "infile: 10 bytes under a bound of 10, whole");
+	free(buf);
+	buf = rp_infile_slurp(path, 9, "a thing", &len, why, sizeof(why));
+	ok(!buf, "infile: 10 bytes over a bound of 9, refused");
+	is_str(why, "10 bytes, more than a thing can be (0 MB)", "infile: ... with its size in the reason");
+	buf = rp_infile_slurp(dir, 10, "a thing", &len, why, sizeof(why));
+	ok(!buf, "infile: a directory refused");
+	is_str(why, "a directory, not a file", "infile: ... so named");
+	unlink(path);
+	if (mkfifo(path, 0600) == 0) {
+		/* no writer: an open without O_NONBLOCK would block here */
+		f = rp_infile_stream(path, why, sizeof(why));
+		ok(!f, "infile: a FIFO refused without a wait");
+		is_str(why, "a FIFO, not a file", "infile: ... so named");
+		if (f)
+			fclose(f);
+		unlink(path);
+	} else {
+		ok(false, "infile: mkfifo");
+		ok(false, "infile: mkfifo");
+	}
+	rmdir(dir);
+	free(path);
+
+	root = rp_summary_parse(good, strlen(good), why, sizeof(why));
+	ok(root != NULL, "summary_parse: a summary taken");
+	json_decref(root);
+	root = rp_summary_parse(none, strlen(none), why, sizeof(why));
+	ok(!root && strcmp(why, "not a resource summary") == 0, "summary_parse: JSON that is no summary refused");
+	json_decref(root);
+	root = rp_summary_parse(neg, strlen(neg), why, sizeof(why));
+	ok(!root, "summary_parse: a negative measure refused");
+	like(why, "must not be negative", "summary_parse: ... so named");
+	json_decref(root);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	plan(106);
+	plan(117);
 	nextflow_values();
 	sacct_values();
 	snakemake_values();
@@ -327,5 +390,6 @@ int main(void)
 	sacct_file();
 	hostile_files();
 	bounded_read();
+	infile_bounds();
 	return 0;
 }
