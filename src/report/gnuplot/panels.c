@@ -157,7 +157,7 @@ static void panel_plot(struct frame *fr, const struct panel *p, bool first, bool
 	if (b)
 		curve_using(fr, &p->b, ub, sizeof(ub));
 	if (p->count) {
-		double top = fmax(fr->s->max[RP_COL_PROCS], lim), step = tics_step(top);
+		double top = fmax(fr->s->max[p->a.col], lim), step = tics_step(top);
 
 		/* whole tics, and a step of headroom above the highest */
 		fprintf(f, "set ytics %g\nset yrange [0:%g]\n", step, (floor(top / step) + 1) * step);
