@@ -9,6 +9,9 @@ UNIT_TESTS += tests/unit/test-report-readers
 tests_unit_test_report_readers_SOURCES = tests/unit/test-report-readers.c tests/unit/tap.h
 tests_unit_test_report_readers_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-timeline
+UNIT_TESTS += tests/unit/test-report-sizing
+tests_unit_test_report_sizing_SOURCES = tests/unit/test-report-sizing.c tests/unit/tap.h
+tests_unit_test_report_sizing_LDADD = $(REPORT_LIBS)
 tests_unit_test_report_timeline_SOURCES = tests/unit/test-report-timeline.c tests/unit/tap.h
 tests_unit_test_report_timeline_LDADD = $(REPORT_LIBS)
 
@@ -16,11 +19,13 @@ REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-o
 	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test \
 	tests/report-others.test tests/report-timeline.test tests/report-html.test \
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \
-	tests/report-layers.test
+	tests/report-layers.test tests/report-sizing.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/nf-trace.txt tests/report/nf-trace-raw.txt tests/report/sacct.psv tests/report/smk \
-	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py
+	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py \
+	tests/report/gen-nf-core.py tests/report/nf-core-trace.txt tests/report/nf-bad-trace.txt \
+	tests/report/sizing-check.py tests/report/nf-config-check.groovy
 
 # libFuzzer harness of the report's readers of outside input (transaction
 # logs, summaries); seeds in tests/fuzz/corpus/report/.
@@ -46,12 +51,12 @@ tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS) -lm
 
 # ... and of the writers of untrusted text (shown form, gnuplot strings,
-# HTML text, the SVG check, CSV's UTF-8, JSON), each output judged by a
+# HTML text, the SVG check, CSV's UTF-8, JSON, the emitters' escapes), each output judged by a
 # checker of the harness's own; seeds in tests/fuzz/corpus/writers/.
 noinst_PROGRAMS += tests/fuzz/fuzz-writers
 tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
 	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot/gnuplot.c src/report/write/html.c \
-	src/report/read/infile.c \
+	src/report/read/infile.c src/report/sizing/escape.c \
 	src/basic/xmalloc.c src/basic/error.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)

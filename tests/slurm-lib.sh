@@ -13,7 +13,10 @@
 # Finished jobs are logged by jobcomp/filetxt in $SLURM_JOBCOMP; there is
 # no slurmdbd, so no sacct.  KillWait is 5 s.  The node declares
 # $SLURM_CPUS CPUs (default 8) and $SLURM_MEM MB (default 2000), whatever
-# the machine has.
+# the machine has.  A test may set SLURM_ACCT_GATHER (jobacct_gather/linux:
+# memory polled from /proc, no cgroup) and SLURM_EXTRA_CONF (more lines,
+# e.g. JobAcctGatherParams=OverMemoryKill) and SLURM_SELECT_PARAMS
+# (CR_Core_Memory: memory a consumable resource) before slurm_start.
 #
 #   . "$TESTS_SRCDIR/slurm-lib.sh"
 #   slurm_start
@@ -84,12 +87,13 @@ SlurmdDebug=info
 PlugStackConfig=$SLURM_DIR/plugstack.conf
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
+JobAcctGatherType=${SLURM_ACCT_GATHER:-jobacct_gather/none}
+${SLURM_EXTRA_CONF:-}
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$SLURM_DIR/jobcomp.log
 SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
+SelectTypeParameters=${SLURM_SELECT_PARAMS:-CR_Core}
 SlurmdParameters=config_overrides
 SwitchType=switch/none
 MpiDefault=none

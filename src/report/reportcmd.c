@@ -63,32 +63,36 @@ static int html_alone(const char *path, const struct rp_store *st,
 }
 
 static int outputs(const struct rp_options *o, const struct rp_store *st,
-		   const struct rp_group *g, const struct rp_cat *c, size_t n)
+		   const struct rp_group *g, const struct rp_cat *c, size_t n,
+		   const struct rp_sizing *z)
 {
+	const struct rp_sizing *zs = o->sizing.on ? z : NULL;
 	bool to_stdout = (o->json && !strcmp(o->json, "-")) ||
 			 (o->csv && !strcmp(o->csv, "-"));
 	int status = 0;
 
 	if (!to_stdout) {
-		rp_out_text(stdout, c, n);
+		rp_out_text(stdout, c, n, zs);
 		rp_notes_text(stdout, st);
 	}
 	if (o->json) {
 		char *notes[8];
 		size_t nn = rp_notes(st, notes, 8), i;
 
-		if (rp_out_json(o->json, c, n, notes, nn) < 0)
+		if (rp_out_json(o->json, c, n, notes, nn, zs) < 0)
 			status = 1;
 		for (i = 0; i < nn; i++)
 			free(notes[i]);
 	}
+	if (o->sizing.nemit && rp_emit_all(z, c, o->max) < 0)
+		status = 1;
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
 		status = 1;
 	if (o->timeline && rp_timeline_write(o->timeline, st, g, n) < 0)
 		status = 1;
 	if (o->plots || o->html) {
 		struct rp_plot_set *sets = xcalloc(n ? n : 1, sizeof(*sets));
-		struct rp_page pg = { NULL, 0, NULL };
+		struct rp_page pg = { NULL, 0, NULL, z, st, { NULL, NULL, NULL }, 0 };
 		char *notes[8], *svg = NULL;
 		int plotted = 1;
 		size_t i;
@@ -101,6 +105,8 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 			if (rp_timeline_svg(&svg, st, g, n) < 0)
 				status = 1;
 			pg.timeline_svg = svg;
+			if (rp_boxplots_svg(pg.across_svg, &pg.across_shown, st, c, n) < 0)
+				status = 1;
 		}
 		/* with --plots DIR the page takes its plots from DIR */
 		if (o->html && o->plots &&
@@ -111,6 +117,8 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		for (i = 0; i < pg.nnotes; i++)
 			free(notes[i]);
 		free(svg);
+		for (i = 0; i < 3; i++)
+			free(pg.across_svg[i]);
 		rp_plot_sets_clear(sets, n);
 		free(sets);
 	}
@@ -123,6 +131,7 @@ int report_main(int argc, char **argv)
 	struct rp_store st;
 	struct rp_group *g;
 	struct rp_cat *c;
+	struct rp_sizing z;
 	size_t n, i;
 	int r, status = 0;
 
@@ -145,7 +154,9 @@ int report_main(int argc, char **argv)
 	c = xreallocarray(NULL, n, sizeof(*c));
 	for (i = 0; i < n; i++)
 		rp_analyse(&st, &g[i], o.max, &c[i]);
-	status = outputs(&o, &st, g, c, n);
+	rp_sizing_compute(&z, &o.sizing, &st, c, n, o.max);
+	status = outputs(&o, &st, g, c, n, &z);
+	rp_sizing_free(&z);
 	free(c);
 	rp_groups_free(g, n);
 	rp_store_free(&st);

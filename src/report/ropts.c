@@ -8,7 +8,8 @@
 #include "report/ropts.h"
 #include "units.h"
 
-enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE };
+enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE,
+       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT };
 
 static const struct option long_opts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -18,6 +19,9 @@ static const struct option long_opts[] = {
 	{ "plots", required_argument, NULL, OPT_PLOTS },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "timeline", required_argument, NULL, OPT_TIMELINE },
+	{ "recommend", required_argument, NULL, OPT_RECOMMEND },
+	{ "margin", required_argument, NULL, OPT_MARGIN },
+	{ "emit", required_argument, NULL, OPT_EMIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -55,6 +59,14 @@ static void usage(void)
 "                               group, stopped and failed tasks marked; under\n"
 "                               it the running tasks, their summed cores and\n"
 "                               memory (needs gnuplot)\n"
+"  --recommend=STRATEGY         a request per group: max, quantile:Q,\n"
+"                               throughput or waste (cctools' modes), and a\n"
+"                               replay of the tasks under it (default max)\n"
+"  --margin=SHARE               added to max and quantile figures (0.1 or\n"
+"                               10%%, the default)\n"
+"  --emit=ENGINE:FILE           the recommendation as ENGINE reads it:\n"
+"                               nextflow, snakemake, slurm, taskvine,\n"
+"                               workqueue (repeatable)\n"
 "  -h, --help                   this help\n"
 "\n"
 "The terminal report is printed unless --csv or --json writes to stdout.\n"
@@ -101,6 +113,24 @@ static int parse_max(struct rp_options *o, const char *arg)
 	return -1;
 }
 
+static int sizing_opt(struct rp_options *o, int c, const char *arg)
+{
+	char why[160];
+	int r;
+
+	if (c == OPT_RECOMMEND)
+		r = rp_strat_parse(arg, &o->sizing.strat, why, sizeof(why));
+	else if (c == OPT_MARGIN)
+		r = rp_margin_parse(arg, &o->sizing.margin, why, sizeof(why));
+	else
+		r = rp_emit_parse(arg, &o->sizing, why, sizeof(why));
+	if (r < 0)
+		error_msg("report: --%s: %s", c == OPT_RECOMMEND ? "recommend" :
+			  c == OPT_MARGIN ? "margin" : "emit", why);
+	o->sizing.on |= c == OPT_RECOMMEND;
+	return r;
+}
+
 int rp_options_parse(struct rp_options *o, int argc, char **argv)
 {
 	int c, a;
@@ -108,6 +138,8 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	for (a = 0; a < RP_A__COUNT; a++)
 		o->max[a] = -1;
+	o->sizing.strat.s = RP_S_MAX;
+	o->sizing.margin = 0.1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -124,6 +156,10 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		case OPT_PLOTS: o->plots = optarg; break;
 		case OPT_HTML: o->html = optarg; break;
 		case OPT_TIMELINE: o->timeline = optarg; break;
+		case OPT_RECOMMEND: case OPT_MARGIN: case OPT_EMIT:
+			if (sizing_opt(o, c, optarg) < 0)
+				return -1;
+			break;
 		case 'h':
 			usage();
 			return 1;

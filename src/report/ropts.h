@@ -5,6 +5,7 @@
 
 #include "report/analyse/analysis.h"
 #include "report/read/store.h"
+#include "report/sizing/sizing.h"
 
 struct rp_options {
 	enum rp_by by;
@@ -12,6 +13,7 @@ struct rp_options {
 	const char *csv, *json, *plots, *html, *timeline;	/* borrowed from argv */
 	char **inputs;			/* borrowed from argv */
 	int ninputs;
+	struct rp_sizing_opts sizing;	/* --recommend, --margin, --emit */
 };
 
 /* Parse `report`'s @argc/@argv (argv[0] is "report").  Returns 0, 1 after

@@ -10,6 +10,11 @@
  * and decode to the shown form; the shown form must be valid UTF-8 with
  * no control, DEL, C1 or bidi control and be its own shown form; an SVG
  * the check passes must hold no script, handler or javascript: URL.
+ * The emitters' escapes (issue 28) are decoded as their languages read
+ * them and must give back the input: the Groovy string (only \\ and \'
+ * escapes, no bare quote or newline) read as a Java regular expression
+ * (\c is c), the YAML and Python strings (\xNN or a safe set), the
+ * shell comment's %XX.
  * Aborts on any breach. */
 #include <ctype.h>
 #include <stdint.h>
@@ -21,6 +26,7 @@
 #include "jsontext.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/html.h"
+#include "report/sizing/sizing.h"
 #include "safetext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -179,6 +185,108 @@ static void check_svg(const char *svg)
 	}
 }
 
+static int hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* @out is @open, then bytes of @safe or @esc and two hex digits, then
+ * @close and nothing else; it decodes to @s. */
+static void check_hex(const char *out, const char *open, const char *safe, const char *esc,
+		      const char *close, const char *s)
+{
+	size_t n = strlen(open), m = strlen(close), len = strlen(out), e = strlen(esc), i;
+	const char *p;
+
+	if (len < n + m || strncmp(out, open, n) || strcmp(out + len - m, close))
+		abort();
+	for (p = out + n, i = 0; p < out + len - m; i++) {
+		if (strncmp(p, esc, e) == 0) {
+			if (hexval(p[e]) < 0 || hexval(p[e + 1]) < 0 ||
+			    (unsigned char)s[i] != hexval(p[e]) * 16 + hexval(p[e + 1]))
+				abort();
+			p += e + 2;
+		} else if (*p && strchr(safe, *p)) {
+			if (s[i] != *p)
+				abort();
+			p++;
+		} else
+			abort();
+	}
+	if (s[i])
+		abort();
+}
+
+/* The Groovy single-quoted string's value read as a Java regex matches
+ * exactly @s: decode the string (\\ and \' only), then the regex
+ * (\c is c; no other metacharacter bare). */
+static void check_groovy(const char *out, const char *s)
+{
+	size_t len = strlen(out), i, n = 0;
+	char *v = malloc(len + 1);
+	const char *p;
+
+	if (!v || len < 2 || out[0] != '\'' || out[len - 1] != '\'')
+		abort();
+	for (p = out + 1; p < out + len - 1; p++) {
+		if (*p == '\'' || *p == '\n' || (unsigned char)*p < 0x20)
+			abort();
+		if (*p == '\\') {
+			if (p[1] != '\\' && p[1] != '\'')
+				abort();
+			p++;
+		}
+		v[n++] = *p;
+	}
+	v[n] = '\0';
+	for (p = v, i = 0; *p; p++, i++) {
+		if (*p == '\\')
+			p++;
+		else if (strchr(".[]{}()*+?^$|!-", *p))
+			abort();
+		if (!*p || s[i] != *p)
+			abort();
+	}
+	if (s[i])
+		abort();
+	free(v);
+}
+
+static void check_emitters(const char *s)
+{
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char safe[128], *out;
+	size_t len = 0;
+	FILE *f;
+
+	out = NULL;
+	f = open_memstream(&out, &len);
+	if (!f)
+		abort();
+	if (rp_groovy_regex(f, s) == 0) {
+		fclose(f);
+		check_groovy(out, s);
+	} else {
+		fclose(f);
+		if (len || rp_printable_ascii(s))
+			abort();
+	}
+	free(out);
+	snprintf(safe, sizeof(safe), "%s _.:=-+/,", alnum);
+	out = written(rp_yaml_string, "", s, "");
+	check_hex(out, "\"", safe, "\\x", "\"", s);
+	free(out);
+	snprintf(safe, sizeof(safe), "%s _.:-", alnum);
+	out = written(rp_python_bytes, "", s, "");
+	check_hex(out, "b\"", safe, "\\x", "\"", s);
+	free(out);
+	snprintf(safe, sizeof(safe), "%s._+-", alnum);
+	out = written(rp_percent, "# job: ", s, "\n");
+	check_hex(out, "# job: ", safe, "%", "\n", s);
+	free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1), *shown, *again, *clip, *out, *utf8, why[128];
@@ -222,6 +330,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (html_svg_inert(s, why, sizeof(why)))
 		check_svg(s);
+	check_emitters(s);
 
 	free(utf8);
 	free(clip);

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include "report/analyse/stats.h"
 
-/* The p-quantile (0 <= p <= 1) of the @n sorted values @x (n >= 1). */
-static double quantile(const double *x, size_t n, double p)
+double rp_quantile(const double *x, size_t n, double p)
 {
 	double h = (double)(n - 1) * p;
 	size_t k = (size_t)floor(h);
@@ -40,7 +39,7 @@ void rp_stats_compute(double *v, size_t n, struct rp_stats *s)
 		sum += v[i];
 	s->min = v[0];
 	s->max = v[known - 1];
-	s->median = quantile(v, known, 0.5);
-	s->p95 = quantile(v, known, 0.95);
+	s->median = rp_quantile(v, known, 0.5);
+	s->p95 = rp_quantile(v, known, 0.95);
 	s->mean = sum / (double)known;
 }

@@ -14,6 +14,10 @@ struct rp_stats {
 	double min, median, p95, max, mean;
 };
 
+/* The p-quantile (0 <= p <= 1) of the @n sorted values @x (n >= 1); the
+ * recommendations' quantile:Q and the charts across groups use it too. */
+double rp_quantile(const double *x, size_t n, double p);
+
 /* Figures of the known (non-NAN) values among @n in @v.  Reorders @v.
  * With no known value every figure is NAN and s->n is 0. */
 void rp_stats_compute(double *v, size_t n, struct rp_stats *s);

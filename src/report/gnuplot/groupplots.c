@@ -337,20 +337,31 @@ static int scatter_data(struct gp *g, size_t index, const struct rp_store *st,
 }
 
 /* The memory allocations of @c as horizontal lines (their key entries
- * into *@keys, owned).  The top of the y range in *@top. */
+ * into *@keys, owned); one far above the tasks (over twice the largest)
+ * only in the key, so that the scale shows the tasks, as the histograms
+ * do.  The top of the y range in *@top. */
 static void memory_allocations(FILE *f, const struct rp_cat *c, char **keys, double *top)
 {
 	size_t keylen;
 	FILE *k = open_memstream(keys, &keylen);
+	double data_top = c->stats[RP_MEMORY].max;
 	int e;
 
-	*top = c->stats[RP_MEMORY].max;
+	*top = data_top;
 	for (e = 0; e < RP_MODE__COUNT; e++) {
 		int64_t v = c->alloc[e][RP_A_MEMORY];
 		char *key;
 
 		if (v < 0)
 			continue;
+		if (isfinite(data_top) && data_top > 0 && (double)v > 2 * data_top) {
+			fprintf(k, ", NaN with lines lw 1.5 dt %d lc rgb '%s' title ", e + 2,
+				mode_color[e]);
+			key = xasprintf("%s %lld MB (off scale)", rp_mode_label(e), (long long)v);
+			gp_text(k, key);
+			free(key);
+			continue;
+		}
 		*top = fmax(*top, (double)v);
 		fprintf(f, "set arrow from graph 0, first %lld to graph 1, first %lld nohead "
 			"lw 1.5 dt %d lc rgb '%s' back\n", (long long)v, (long long)v, e + 2,

@@ -13,22 +13,26 @@
 #include "error.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/output.h"
+#include "report/sizing/sizing.h"
 #include "report/gnuplot/timeline.h"
 #include "safetext.h"
 #include "xmalloc.h"
 
-/* Colours of the groups, in turn (more groups than colours repeat them;
- * the key names the first KEY_MAX). */
+/* Colours of the groups: with more than KEY_MAX groups, the KEY_MAX - 1
+ * that ran longest get one each and the others share OTHER ("other" in
+ * the key); the key names each by its shortest distinct name. */
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
-	"#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
+	"#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#1f77b4", "#8c564b",
 };
+#define OTHER "#c8c8c8"
 #define NCOLORS (sizeof(palette) / sizeof(palette[0]))
 #define KEY_MAX 12
 /* Host labels shown at most (every k-th beyond). */
 #define LABELS_MAX 40
-/* Longest host or group name shown, in bytes of its shown form. */
-#define NAME_MAX_SHOWN 24
+/* Longest group name in the key and host name shown, in bytes of its
+ * shown form (the key is near the picture's edge). */
+#define KEY_NAME_MAX 22
 #define HOST_MAX_SHOWN 20
 
 static int by_host_start(const void *a, const void *b)
@@ -123,7 +127,8 @@ static double time_unit(double span, const char **name)
 /* bars.dat: centre, row, half width, half height, colour; failed.dat and
  * stopped.dat: where such a task ended.  Numbers only. */
 static int write_bars(const struct gp *gp, const struct rp_tl_layout *l,
-		      const struct rp_store *st, double unit, char *paths[3], size_t marks[2])
+		      const struct rp_store *st, double unit, char *paths[3], size_t marks[2],
+		      const int *slot)
 {
 	FILE *f[3];
 	size_t i;
@@ -137,7 +142,8 @@ static int write_bars(const struct gp *gp, const struct rp_tl_layout *l,
 		const struct rp_tl_bar *b = &l->b[i];
 		const struct rp_task *t = &st->tasks[b->task];
 		double x0 = b->t0 / unit, x1 = b->t1 / unit, hw = fmax((x1 - x0) / 2, minw);
-		unsigned long rgb = strtoul(palette[b->group % NCOLORS] + 1, NULL, 16);
+		int sl = slot[b->group];
+		unsigned long rgb = strtoul((sl >= 0 ? palette[sl] : OTHER) + 1, NULL, 16);
 
 		fprintf(f[0], "%.9g %.9g %.9g 0.38 %lu\n", (x0 + x1) / 2, b->y, hw, rgb);
 		if (t->end == RP_FAILED)
@@ -288,38 +294,92 @@ static void host_lines(FILE *s, const struct rp_tl_layout *l)
 		}
 }
 
-/* The key's entries: a box per group (the first KEY_MAX), the marks. */
-static void key_entries(FILE *s, const struct rp_group *g, size_t ng,
-			const struct rp_tl_layout *l)
+struct ranked {
+	size_t group;
+	double time;
+};
+
+static int by_time_spent(const void *a, const void *b)
 {
-	size_t i, shown = 0;
+	const struct ranked *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? 1 : -1;
+	return (x->group > y->group) - (x->group < y->group);
+}
+
+/* The colour slot of each of the @ng groups: the groups with bars ranked
+ * by their bars' summed time, the first KEY_MAX (all, when there are no
+ * more) or KEY_MAX - 1 (when there are) slots 0, 1, ...; the rest -1
+ * (other); groups without a bar -2.  *@nother: groups in other. */
+static int *colour_slots(const struct rp_tl_layout *l, size_t ng, size_t *nother)
+{
+	struct ranked *r = xcalloc(ng ? ng : 1, sizeof(*r));
+	int *slot = xreallocarray(NULL, ng ? ng : 1, sizeof(int));
 	bool *used = xcalloc(ng ? ng : 1, sizeof(bool));
+	size_t i, n = 0, keep;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < ng; i++)
+		r[i].group = i, slot[i] = -2;
+	for (i = 0; i < l->n; i++) {
+		r[l->b[i].group].time += l->b[i].t1 - l->b[i].t0;
 		used[l->b[i].group] = true;
-	for (i = 0; i < ng; i++) {
-		char *name;
+	}
+	for (i = 0; i < ng; i++)
+		if (used[i])
+			r[n++] = r[i];
+	qsort(r, n, sizeof(*r), by_time_spent);
+	keep = n <= KEY_MAX ? n : KEY_MAX - 1;
+	for (i = 0; i < n; i++)
+		slot[r[i].group] = i < keep ? (int)i : -1;
+	*nother = n - keep;
+	free(r);
+	free(used);
+	return slot;
+}
 
-		if (!used[i])
-			continue;
-		if (shown++ == KEY_MAX) {
-			fprintf(s, ", NaN with boxes lc rgb '#ffffff' title ");
-			name = xasprintf("(%zu more groups)", ng - KEY_MAX);
+/* The groups and their colours, for the key. */
+struct key {
+	const struct rp_group *g;
+	size_t ng;
+	const int *slot;
+	size_t nother;
+};
+
+/* The key's entries: a box per coloured group, "other", the marks. */
+static void key_entries(FILE *s, const struct rp_group *g, size_t ng, const int *slot,
+			size_t nother)
+{
+	const char **names = xreallocarray(NULL, ng ? ng : 1, sizeof(char *));
+	char **shortn, *name;
+	size_t i;
+	int k;
+
+	for (i = 0; i < ng; i++)
+		names[i] = g[i].name;
+	shortn = rp_short_names(names, ng);
+	for (k = 0; k < KEY_MAX; k++)
+		for (i = 0; i < ng; i++) {
+			if (slot[i] != k)
+				continue;
+			name = rp_clip_middle(shortn[i], KEY_NAME_MAX);
+			fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", palette[k]);
 			gp_text(s, name);
 			free(name);
-			break;
 		}
-		name = safetext_clip(g[i].name, NAME_MAX_SHOWN);
-		fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", palette[i % NCOLORS]);
+	if (nother) {
+		fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", OTHER);
+		name = xasprintf("other (%zu groups)", nother);
 		gp_text(s, name);
 		free(name);
 	}
-	free(used);
+	rp_short_names_free(shortn, ng);
+	free(names);
 }
 
 /* The script: two panels sharing the time axis. */
-static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group *g,
-		   size_t ng, const size_t marks[2], const char *unit_name, double unit, char *bars[3],
+static void script(FILE *s, const struct rp_tl_layout *l, const struct key *key,
+		   const size_t marks[2], const char *unit_name, double unit, char *bars[3],
 		   const char *load, double mem_max, double busy_max, bool svg,
 		   const char *out)
 {
@@ -361,7 +421,7 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct rp_group 
 	fputs("plot ", s);
 	gp_file(s, bars[0]);
 	fputs(" using 1:2:3:4:5 with boxxyerror lc rgb variable notitle", s);
-	key_entries(s, g, ng, l);
+	key_entries(s, key->g, key->ng, key->slot, key->nother);
 	fputs(", ", s);
 	gp_file(s, bars[1]);
 	fprintf(s, " using 1:2 with points pt 2 ps %.2f lw 2 lc rgb '#000000' %s, ", mark,
@@ -399,21 +459,24 @@ static int draw(struct gp *gp, char **made, bool svg, const struct rp_store *st,
 	char *bars[3] = { NULL, NULL, NULL }, *load = NULL;
 	double unit, mem_max, busy_max;
 	size_t marks[2] = { 0, 0 };
-	int r;
+	struct key key = { g, ng, NULL, 0 };
+	int *slot, r;
 
 	*made = NULL;
 	if (rp_timeline_layout(&l, st, g, ng) != 0)
 		return 1;
+	slot = colour_slots(&l, ng, &key.nother);
+	key.slot = slot;
 	/* tasks that all took no time: a second to draw them on */
 	if (l.span <= 0)
 		l.span = 1;
 	unit = time_unit(l.span, &unit_name);
 	*made = gp_path(gp, svg ? "timeline.svg" : "timeline.png");
-	r = write_bars(gp, &l, st, unit, bars, marks);
+	r = write_bars(gp, &l, st, unit, bars, marks, slot);
 	if (r == 0)
 		r = write_load(gp, &l, st, unit, &load, &mem_max, &busy_max);
 	if (r == 0) {
-		script(gp->script, &l, g, ng, marks, unit_name, unit, bars, load, mem_max,
+		script(gp->script, &l, &key, marks, unit_name, unit, bars, load, mem_max,
 		       busy_max, svg, *made);
 		r = gp_run(gp);
 	}
@@ -421,6 +484,7 @@ static int draw(struct gp *gp, char **made, bool svg, const struct rp_store *st,
 	free(bars[1]);
 	free(bars[2]);
 	free(load);
+	free(slot);
 	rp_timeline_layout_free(&l);
 	return r;
 }

@@ -18,7 +18,7 @@ enum nf_col {
 	NF_PROCESS, NF_NAME, NF_TAG, NF_STATUS, NF_EXIT, NF_SUBMIT, NF_START,
 	NF_COMPLETE, NF_DURATION, NF_REALTIME, NF_PCPU, NF_PEAK_RSS, NF_RSS,
 	NF_READ_BYTES, NF_WRITE_BYTES, NF_HOSTNAME, NF_CPUS, NF_MEMORY, NF_DISK,
-	NF_TASK_ID, NF_HASH, NF__COUNT
+	NF_TASK_ID, NF_HASH, NF_TIME, NF__COUNT
 };
 
 static const char *const col_name[NF__COUNT] = {
@@ -30,6 +30,7 @@ static const char *const col_name[NF__COUNT] = {
 	[NF_READ_BYTES] = "read_bytes", [NF_WRITE_BYTES] = "write_bytes",
 	[NF_HOSTNAME] = "hostname", [NF_CPUS] = "cpus", [NF_MEMORY] = "memory",
 	[NF_DISK] = "disk", [NF_TASK_ID] = "task_id", [NF_HASH] = "hash",
+	[NF_TIME] = "time",
 };
 
 struct rp_nextflow {
@@ -351,6 +352,7 @@ int rp_nextflow_row(struct rp_nextflow *nf, struct rp_store *st,
 	if (!isnan(pcpu) && !isnan(t->v[RP_WALL_TIME]))
 		t->v[RP_CPU_TIME] = pcpu / 100 * t->v[RP_WALL_TIME];
 	set_given(t, v[NF_CPUS], v[NF_MEMORY], v[NF_DISK]);
+	t->req_wall_time = get(v[NF_TIME], rp_nf_duration);
 	set_times(t, v[NF_SUBMIT], v[NF_START], v[NF_COMPLETE], v[NF_DURATION]);
 	/* a row is a task when it says how it ended or what it used */
 	if (!t->exit_type && isnan(t->v[RP_WALL_TIME]) && isnan(t->v[RP_MEMORY]) &&

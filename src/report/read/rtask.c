@@ -55,7 +55,7 @@ void rp_task_init(struct rp_task *t)
 		t->v[i] = NAN;
 	for (i = 0; i < RP_G__COUNT; i++)
 		t->given[i] = NAN;
-	t->started = t->ended = NAN;
+	t->started = t->ended = t->req_wall_time = NAN;
 	t->exit_status = -1;
 }
 

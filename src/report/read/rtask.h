@@ -61,6 +61,7 @@ enum rp_kind {
 struct rp_task {
 	double v[RP_RES__COUNT];	/* NAN when unknown */
 	double given[RP_G__COUNT];	/* allocated by the engine; NAN unknown */
+	double req_wall_time;	/* the wall time requested (a limit), s; NAN unknown */
 	char *category;		/* owned; "default" when the task has none */
 	char *command;		/* owned or NULL */
 	char *exit_type;	/* owned or NULL (the summary had none) */

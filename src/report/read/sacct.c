@@ -19,7 +19,7 @@
 enum sa_col {
 	SA_JOBID, SA_JOBIDRAW, SA_JOBNAME, SA_STATE, SA_ELAPSED, SA_ELAPSEDRAW,
 	SA_TOTALCPU, SA_MAXRSS, SA_REQMEM, SA_ALLOCCPUS, SA_NODELIST, SA_START,
-	SA_END, SA_EXITCODE, SA_NNODES, SA__COUNT
+	SA_END, SA_EXITCODE, SA_NNODES, SA_TIMELIMIT, SA_REQCPUS, SA__COUNT
 };
 
 static const char *const col_name[SA__COUNT] = {
@@ -28,6 +28,7 @@ static const char *const col_name[SA__COUNT] = {
 	[SA_TOTALCPU] = "TotalCPU", [SA_MAXRSS] = "MaxRSS", [SA_REQMEM] = "ReqMem",
 	[SA_ALLOCCPUS] = "AllocCPUS", [SA_NODELIST] = "NodeList", [SA_START] = "Start",
 	[SA_END] = "End", [SA_EXITCODE] = "ExitCode", [SA_NNODES] = "NNodes",
+	[SA_TIMELIMIT] = "Timelimit", [SA_REQCPUS] = "ReqCPUS",
 };
 
 /* The jobs of this file by id: open addressing, at most half full. */
@@ -302,8 +303,10 @@ static int job_line(struct rp_sacct *sa, struct rp_store *st, const char *path,
 	s->cpu_from_job = !isnan(t->v[RP_CPU_TIME]);
 	if (v[SA_MAXRSS] && rp_sacct_size(v[SA_MAXRSS], &x, NULL) == 0)
 		t->v[RP_MEMORY] = x;
-	if (v[SA_ALLOCCPUS] && rp_table_number(v[SA_ALLOCCPUS], &cpus) == 0)
+	if ((v[SA_ALLOCCPUS] && rp_table_number(v[SA_ALLOCCPUS], &cpus) == 0) ||
+	    (v[SA_REQCPUS] && rp_table_number(v[SA_REQCPUS], &cpus) == 0))
 		t->given[RP_G_CORES] = cpus;
+	t->req_wall_time = get_time(v[SA_TIMELIMIT]);
 	if (v[SA_NNODES] && rp_table_number(v[SA_NNODES], &x) == 0 && x >= 1)
 		nodes = x;
 	if (v[SA_REQMEM] && rp_sacct_size(v[SA_REQMEM], &x, &per) == 0) {

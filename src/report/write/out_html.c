@@ -25,7 +25,9 @@ static const char style[] =
 	".counts span{display:inline-block;margin-right:1.2em}"
 	".plots{display:flex;flex-wrap:wrap;gap:8px}"
 	".plots svg{max-width:100%;height:auto;border:1px solid #eee}"
-	"p.note{color:#555;font-size:.9em}";
+	"p.note{color:#555;font-size:.9em}"
+	"table.overview td,table.savings td{white-space:nowrap}"
+	"table.overview td.name{white-space:normal;overflow-wrap:anywhere}";
 
 static void figures(FILE *f, const struct rp_cat *c)
 {
@@ -102,9 +104,10 @@ static void plots(FILE *f, const struct rp_plot_set *set)
 	fputs("</div>\n", f);
 }
 
-static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set)
+static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set, size_t i,
+		  const struct rp_page *pg)
 {
-	fputs("<section class=\"category\" data-category=\"", f);
+	fprintf(f, "<section class=\"category\" id=\"g-%zu\" data-category=\"", i);
 	html_text(f, c->group->name);
 	fputs("\"><h2>", f);
 	html_text(f, c->group->name);
@@ -113,6 +116,8 @@ static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set
 		c->tasks, c->succeeded, c->exhausted, c->failed);
 	figures(f, c);
 	allocations(f, c);
+	if (pg && pg->sizing)
+		rp_sizing_html_group(f, pg->sizing, i);
 	if (set)
 		plots(f, set);
 	fputs("</section>\n", f);
@@ -171,10 +176,14 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 		html_text(f, pg->notes[i]);
 		fputs("</p>\n", f);
 	}
+	if (pg && pg->sizing && pg->st) {
+		rp_sizing_html(f, pg->sizing, pg->st, c, n);
+		rp_sizing_html_across(f, pg->across_svg, pg->across_shown, n);
+	}
 	if (pg && pg->timeline_svg)
 		timeline(f, pg->timeline_svg);
 	for (i = 0; i < n; i++)
-		group(f, &c[i], sets ? &sets[i] : NULL);
+		group(f, &c[i], sets ? &sets[i] : NULL, i, pg);
 	fputs("</body></html>\n", f);
 	if (fclose(f) != 0) {
 		error_msg("cannot write %s: %s", path, strerror(errno));

@@ -75,16 +75,23 @@ static json_t *category(const struct rp_cat *c)
 }
 
 int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
-		char *const *notes, size_t nnotes)
+		char *const *notes, size_t nnotes, const struct rp_sizing *z)
 {
 	json_t *root = json_object(), *cats = json_array();
 	char *text;
 	size_t i;
 	int r = -1;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(cats, category(&c[i]));
+	for (i = 0; i < n; i++) {
+		json_t *o = category(&c[i]);
+
+		if (z)
+			rp_sizing_json_group(o, z, i);
+		json_array_append_new(cats, o);
+	}
 	json_object_set_new(root, "categories", cats);
+	if (z)
+		rp_sizing_json_root(root, z);
 	if (nnotes) {
 		json_t *a = json_array();
 

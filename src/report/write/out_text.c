@@ -83,7 +83,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	}
 }
 
-void rp_out_text(FILE *f, const struct rp_cat *c, size_t n)
+void rp_out_text(FILE *f, const struct rp_cat *c, size_t n, const struct rp_sizing *z)
 {
 	size_t i;
 
@@ -93,10 +93,14 @@ void rp_out_text(FILE *f, const struct rp_cat *c, size_t n)
 		title(f, &c[i]);
 		figures(f, &c[i]);
 		allocations(f, &c[i]);
+		if (z)
+			rp_sizing_text_group(f, z, i);
 	}
 	if (n > 0)
 		fprintf(f, "\nfirst alloc.: what cctools' category code would choose "
 			"(fit: tasks at or\nunder it; waste: allocated x wall time "
 			"left unused by the tasks that fit;\n0: cctools truncated "
 			"the largest value seen, under 1, to 0)\n");
+	if (z && n > 0)
+		rp_sizing_text(f, z, c);
 }

@@ -8,14 +8,16 @@
 #include <stdio.h>
 #include "report/analyse/analysis.h"
 #include "report/read/store.h"
+#include "report/sizing/sizing.h"
 
 /* Per category: counts, figures, allocations, fit and waste; 80 columns. */
-void rp_out_text(FILE *f, const struct rp_cat *c, size_t n);
+/* With @z (NULL: none) each group's recommendation and the savings table. */
+void rp_out_text(FILE *f, const struct rp_cat *c, size_t n, const struct rp_sizing *z);
 
 /* The --json document, with the @nnotes @notes on the sources (rp_notes())
  * as "notes" when there are any.  0, or -1 after an error message. */
 int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
-		char *const *notes, size_t nnotes);
+		char *const *notes, size_t nnotes, const struct rp_sizing *z);
 
 /* One row per task.  0, or -1 after an error message. */
 int rp_out_csv(const char *path, const struct rp_store *st,
@@ -44,6 +46,10 @@ struct rp_page {
 	char **notes;
 	size_t nnotes;
 	const char *timeline_svg;
+	const struct rp_sizing *sizing;	/* the overview; NULL: none */
+	const struct rp_store *st;	/* the tasks, for the overview's footprints */
+	char *across_svg[3];		/* the charts across groups (NULL: none) */
+	size_t across_shown;		/* the groups they show */
 };
 
 /* The --html page at @path, with the SVGs of @sets (NULL: no plots; each

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* emit.c: --emit=ENGINE:FILE and the writing of each file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+#include "report/write/output.h"
+#include "report/sizing/sizing.h"
+
+static const char *const engines[RP_E__COUNT] = {
+	"nextflow", "snakemake", "slurm", "taskvine", "workqueue"
+};
+
+int rp_emit_parse(const char *arg, struct rp_sizing_opts *o, char *why, size_t len)
+{
+	const char *colon = strchr(arg, ':');
+	size_t e;
+
+	if (o->nemit == RP_EMIT_MAX) {
+		snprintf(why, len, "more than %d files", RP_EMIT_MAX);
+		return -1;
+	}
+	for (e = 0; colon && colon[1] && e < RP_E__COUNT; e++)
+		if (strlen(engines[e]) == (size_t)(colon - arg) &&
+		    strncmp(arg, engines[e], (size_t)(colon - arg)) == 0) {
+			o->emit[o->nemit].engine = (enum rp_engine)e;
+			o->emit[o->nemit].path = colon + 1;
+			o->nemit++;
+			return 0;
+		}
+	snprintf(why, len, "'%s' is not ENGINE:FILE with ENGINE nextflow, snakemake, "
+		 "slurm, taskvine or workqueue", arg);
+	return -1;
+}
+
+static int emit_one(const struct rp_emit *e, const struct rp_sizing *z,
+		    const struct rp_cat *c, const double max[RP_A__COUNT])
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r = 0;
+
+	if (!f) {
+		error_msg("report: cannot write %s: %s", e->path, strerror(errno));
+		return -1;
+	}
+	switch (e->engine) {
+	case RP_E_NEXTFLOW: r = rp_emit_nextflow(f, z, c, max); break;
+	case RP_E_SNAKEMAKE: r = rp_emit_snakemake(f, z, c); break;
+	case RP_E_SLURM: r = rp_emit_slurm(f, z, c); break;
+	case RP_E_TASKVINE: r = rp_emit_cctools(f, z, c, max, true); break;
+	case RP_E_WORKQUEUE: r = rp_emit_cctools(f, z, c, max, false); break;
+	default: break;
+	}
+	if (fclose(f) != 0 || r < 0 || rp_write_file(e->path, buf, len) < 0) {
+		error_msg("report: cannot write %s: %s", e->path, strerror(errno));
+		r = -1;
+	}
+	free(buf);
+	return r;
+}
+
+int rp_emit_all(const struct rp_sizing *z, const struct rp_cat *c,
+		const double max[RP_A__COUNT])
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < z->opts.nemit; i++)
+		if (emit_one(&z->opts.emit[i], z, c, max) < 0)
+			r = -1;
+	return r;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* out_sizing.c: the recommendations and replays in the --json document
+ * and in the terminal report (a line per group, the savings-and-risk
+ * table per strategy). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/sizing/sizing.h"
+
+static json_t *opt_int(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static json_t *excluded(const struct rp_excluded *e)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "failed", json_integer((json_int_t)e->failed));
+	json_object_set_new(o, "no_memory", json_integer((json_int_t)e->no_memory));
+	json_object_set_new(o, "absurd", json_integer((json_int_t)e->absurd));
+	return o;
+}
+
+static json_t *recommend(const struct rp_rec *r)
+{
+	json_t *o = json_object();
+	char sn[64];
+
+	json_object_set_new(o, "strategy", json_string(rp_strat_name(sn, sizeof(sn), &r->strat)));
+	json_object_set_new(o, "cores", opt_int(r->has ? r->cores : -1));
+	json_object_set_new(o, "memory", opt_int(r->has ? r->memory : -1));
+	json_object_set_new(o, "disk", opt_int(r->has ? r->disk : -1));
+	json_object_set_new(o, "wall_time", opt_int(r->has ? r->wall_time : -1));
+	json_object_set_new(o, "tasks_used", json_integer((json_int_t)r->used));
+	if (r->fallback) {
+		json_object_set_new(o, "fallback", json_string("max"));
+		json_object_set_new(o, "tasks_needed", json_integer((json_int_t)r->need));
+	}
+	if (r->ex.failed || r->ex.no_memory || r->ex.absurd)
+		json_object_set_new(o, "excluded", excluded(&r->ex));
+	if (!r->has)
+		json_object_set_new(o, "note", json_string(r->ex.failed && !r->ex.no_memory &&
+							   !r->ex.absurd ?
+			"every task failed or was stopped at a limit: no recommendation" :
+			"no task ended well with a usable memory figure: no recommendation"));
+	return o;
+}
+
+static void tally(json_t *o, const struct rp_tally *t)
+{
+	json_object_set_new(o, "tasks", json_integer((json_int_t)t->tasks));
+	json_object_set_new(o, "fit_first_try", json_integer((json_int_t)t->fit));
+	json_object_set_new(o, "exceeded_first_try", json_integer((json_int_t)t->exceeded));
+	json_object_set_new(o, "failed_after_retries", json_integer((json_int_t)t->failed));
+	json_object_set_new(o, "memory_mb_hours_allocated", json_real(t->mem_alloc));
+	json_object_set_new(o, "memory_mb_hours_used", json_real(t->mem_used));
+	json_object_set_new(o, "core_hours_allocated", json_real(t->core_alloc));
+	json_object_set_new(o, "core_hours_used", json_real(t->core_used));
+}
+
+/* The same under the records' own requests (used: the same as above). */
+static void tally_requested(json_t *o, const struct rp_tally *t)
+{
+	json_object_set_new(o, "tasks_requested", json_integer((json_int_t)t->tasks));
+	json_object_set_new(o, "fit_first_try_requested", json_integer((json_int_t)t->fit));
+	json_object_set_new(o, "exceeded_first_try_requested",
+			    json_integer((json_int_t)t->exceeded));
+	json_object_set_new(o, "memory_mb_hours_requested", json_real(t->mem_alloc));
+	json_object_set_new(o, "core_hours_requested", json_real(t->core_alloc));
+}
+
+static json_t *replay(const struct rp_replay *p)
+{
+	json_t *o = json_object();
+
+	tally(o, &p->rec);
+	if (p->req_tasks == 0)
+		return o;
+	tally_requested(o, &p->req);
+	json_object_set_new(o, "memory_mb_hours_saved",
+			    json_real(p->req.mem_alloc - p->rec_same.mem_alloc));
+	json_object_set_new(o, "core_hours_saved",
+			    json_real(p->req.core_alloc - p->rec_same.core_alloc));
+	return o;
+}
+
+void rp_sizing_json_group(json_t *o, const struct rp_sizing *z, size_t i)
+{
+	json_object_set_new(o, "recommend", recommend(&z->rec[0][i]));
+	json_object_set_new(o, "replay", replay(&z->rep[0][i]));
+}
+
+void rp_sizing_json_root(json_t *root, const struct rp_sizing *z)
+{
+	json_t *rec = json_object(), *all = json_array();
+	char sn[64];
+	size_t s;
+
+	json_object_set_new(rec, "strategy", json_string(rp_strat_name(sn, sizeof(sn), &z->strat[0])));
+	json_object_set_new(rec, "margin", json_real(z->opts.margin));
+	json_object_set_new(root, "recommend", rec);
+	json_object_set_new(root, "replay", replay(&z->total[0]));
+	for (s = 0; s < z->nstrat; s++) {
+		json_t *o = replay(&z->total[s]);
+
+		json_object_set_new(o, "strategy", json_string(rp_strat_name(sn, sizeof(sn), &z->strat[s])));
+		json_array_append_new(all, o);
+	}
+	json_object_set_new(root, "strategies", all);
+}
+
+void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i)
+{
+	const struct rp_rec *r = &z->rec[0][i];
+	const struct rp_replay *p = &z->rep[0][i];
+	char sn[64];
+
+	fprintf(f, "  recommend %s: ", rp_strat_name(sn, sizeof(sn), &r->strat));
+	if (!r->has) {
+		fputs(r->ex.failed && !r->ex.no_memory && !r->ex.absurd ?
+		      "none: every task failed or was stopped at a limit\n" :
+		      "none: no task ended well with a usable memory figure\n", f);
+	} else {
+		fprintf(f, "%" PRId64 " core%s, %" PRId64 " MB", r->cores,
+			r->cores == 1 ? "" : "s", r->memory);
+		if (r->disk >= 0)
+			fprintf(f, ", disk %" PRId64 " MB", r->disk);
+		if (r->wall_time >= 0)
+			fprintf(f, ", %" PRId64 " min", r->wall_time / 60);
+		fprintf(f, "; %zu of %zu tasks over it\n", p->rec.exceeded, p->rec.tasks);
+	}
+	if (r->fallback)
+		fprintf(f, "    %zu tasks, fewer than the %zu a quantile of %g needs: max instead\n",
+			r->used, r->need, r->strat.q);
+	if (r->ex.failed || r->ex.no_memory || r->ex.absurd)
+		fprintf(f, "    left out: %zu failed or stopped, %zu without memory, %zu absurd "
+			"(over 1 PB, 100000 cores or a year)\n",
+			r->ex.failed, r->ex.no_memory, r->ex.absurd);
+}
+
+/* "61%", the share of @base that @v saves; "-" without a base. */
+static const char *saved(char *buf, size_t len, double v, double base)
+{
+	if (!(base > 0))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.0f%%", 100 * (base - v) / base);
+	return buf;
+}
+
+static void row(FILE *f, const char *name, const struct rp_tally *t, double base)
+{
+	char s[16];
+
+	fprintf(f, "  %-16s%11.2f%7.0f%%%10.2f%8zu%7zu%7s\n", name, t->mem_alloc / 1024,
+		t->mem_alloc > 0 ? 100 * t->mem_used / t->mem_alloc : 0.0, t->core_alloc,
+		t->exceeded, t->failed, saved(s, sizeof(s), t->mem_alloc, base));
+}
+
+void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
+{
+	const struct rp_replay *req = &z->total[0];
+	bool with_req = req->req_tasks > 0 && req->req_tasks == req->rec.tasks;
+	double base = with_req ? req->req.mem_alloc : z->total[0].rec.mem_alloc;
+	char sn[64];
+	size_t s;
+
+	(void)c;
+	if (!with_req)
+		for (s = 0; s < z->nstrat; s++)
+			if (z->strat[s].s == RP_S_MAX)
+				base = z->total[s].rec.mem_alloc;
+	fprintf(f, "\nsavings and risk per strategy, %zu tasks replayed (margin %g%%):\n",
+		z->total[0].rec.tasks, z->opts.margin * 100);
+	fprintf(f, "  %-16s%11s%8s%10s%8s%7s%7s\n", "strategy", "memory GBh", "used",
+		"core h", "retried", "failed", "saved");
+	for (s = 0; s < z->nstrat; s++)
+		row(f, rp_strat_name(sn, sizeof(sn), &z->strat[s]), &z->total[s].rec, base);
+	if (with_req)
+		row(f, "requested", &req->req, base);
+	fprintf(f, "saved: memory hours saved against %s; the first strategy is --recommend's\n",
+		with_req ? "what the records requested" : "max");
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* sizing.h: from measurements to requests.  A recommendation per group
+ * (cores, memory, disk, wall time) by a strategy (max, quantile:Q, or
+ * cctools' max throughput and min waste first allocations), a replay of
+ * the recorded tasks under it with the engine's retry, and the same
+ * written in each engine's own form (--emit). */
+#ifndef TPMON_REPORT_SIZING_H
+#define TPMON_REPORT_SIZING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "report/analyse/analysis.h"
+#include "report/read/store.h"
+
+enum rp_strategy { RP_S_MAX, RP_S_QUANTILE, RP_S_THROUGHPUT, RP_S_WASTE, RP_S__COUNT };
+
+struct rp_strat {
+	enum rp_strategy s;
+	double q;		/* quantile:Q, 0 < Q < 1 */
+};
+
+/* Values no task can have: a record that says so is corrupt. */
+#define RP_ABSURD_MB (1024.0 * 1024 * 1024)	/* 1 PB */
+#define RP_ABSURD_CORES 100000.0
+#define RP_ABSURD_SECONDS (366.0 * 86400)	/* a year */
+
+/* Retries of the quantile and max strategies (nf-core's maxRetries). */
+#define RP_RETRIES 2
+
+enum rp_engine { RP_E_NEXTFLOW, RP_E_SNAKEMAKE, RP_E_SLURM, RP_E_TASKVINE,
+		 RP_E_WORKQUEUE, RP_E__COUNT };
+
+struct rp_emit {
+	enum rp_engine engine;
+	const char *path;	/* borrowed from argv */
+};
+
+#define RP_EMIT_MAX 16
+
+struct rp_sizing_opts {
+	bool on;		/* --recommend given */
+	struct rp_strat strat;
+	double margin;		/* --margin, a share: 0.2 is 20% */
+	struct rp_emit emit[RP_EMIT_MAX];
+	size_t nemit;
+};
+
+/* Why tasks of a group were left out of its recommendation. */
+struct rp_excluded {
+	size_t failed;		/* failed or stopped at a limit */
+	size_t no_memory;	/* no memory figure */
+	size_t absurd;		/* a value no task can have */
+};
+
+/* One group's recommendation; -1: none (no value, or the engine's
+ * default).  has is false when no task could be used. */
+struct rp_rec {
+	struct rp_strat strat;
+	bool has;
+	bool fallback;		/* quantile on too few tasks: max instead */
+	size_t used;		/* tasks the recommendation comes from */
+	size_t need;		/* tasks a quantile needs (fallback) */
+	int64_t cores, memory, disk, wall_time;	/* cores, MB, MB, s */
+	int64_t retry[RP_A__COUNT];	/* cctools' retry: its max allocation */
+	struct rp_excluded ex;
+};
+
+/* Totals of a replay of tasks under requests. */
+struct rp_tally {
+	size_t tasks, fit, exceeded, failed;	/* failed: not even on retry */
+	double mem_alloc, mem_used;	/* MB hours */
+	double core_alloc, core_used;	/* core hours */
+};
+
+struct rp_replay {
+	struct rp_tally rec;	/* under the recommendation */
+	size_t req_tasks;	/* tasks whose original request is known */
+	struct rp_tally req;	/* under the original requests (those tasks) */
+	struct rp_tally rec_same;	/* under the recommendation, same tasks */
+};
+
+/* Everything the outputs show: per strategy (the chosen one first), per
+ * group, and the totals. */
+struct rp_sizing {
+	struct rp_sizing_opts opts;
+	size_t nstrat;
+	struct rp_strat strat[RP_S__COUNT];
+	size_t ng;
+	struct rp_rec *rec[RP_S__COUNT];	/* [strategy][group], owned */
+	struct rp_replay *rep[RP_S__COUNT];	/* [strategy][group], owned */
+	struct rp_replay total[RP_S__COUNT];
+};
+
+/* --recommend=STRATEGY into @s: max, quantile:Q, throughput, waste.
+ * 0, or -1 with the reason in @why. */
+int rp_strat_parse(const char *arg, struct rp_strat *s, char *why, size_t len);
+/* "max", "quantile:0.95", ...  Returns @buf. */
+const char *rp_strat_name(char *buf, size_t len, const struct rp_strat *s);
+/* --emit=ENGINE:FILE into @o. 0, or -1 with the reason in @why. */
+int rp_emit_parse(const char *arg, struct rp_sizing_opts *o, char *why, size_t len);
+/* --margin=SHARE (0.2 or 20%). 0, or -1 with the reason in @why. */
+int rp_margin_parse(const char *arg, double *m, char *why, size_t len);
+
+/* Is a task usable for a recommendation?  0 yes, else why not (1 failed,
+ * 2 no memory, 3 absurd). */
+int rp_task_usable(const struct rp_task *t);
+
+/* The recommendation for group @c (analysed, with cctools' allocations)
+ * by @s.  @max: --max per allocated resource, < 0 none. */
+void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
+		  const struct rp_strat *s, double margin,
+		  const double max[RP_A__COUNT], struct rp_rec *r);
+
+/* Engine rounding: memory (MB) up to a step, wall time (s) up to whole
+ * minutes, cores up to a whole core (within 0.1 of one: down to it). */
+int64_t rp_round_memory(double mb);
+int64_t rp_round_time(double s);
+int64_t rp_round_cores(double cores);
+
+/* Replay group @c's usable tasks under @r (and its strategy's retry);
+ * @retry_max: the allocation of a retry for cctools' strategies. */
+void rp_replay(const struct rp_store *st, const struct rp_cat *c,
+	       const struct rp_rec *r, const double max[RP_A__COUNT],
+	       struct rp_replay *out);
+
+/* Compute everything for the @n analysed groups.  Free with
+ * rp_sizing_free(). */
+void rp_sizing_compute(struct rp_sizing *z, const struct rp_sizing_opts *o,
+		       const struct rp_store *st, const struct rp_cat *c, size_t n,
+		       const double max[RP_A__COUNT]);
+void rp_sizing_free(struct rp_sizing *z);
+
+/* Write each --emit file.  0, or -1 after a message. */
+int rp_emit_all(const struct rp_sizing *z, const struct rp_cat *c,
+		const double max[RP_A__COUNT]);
+int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
+		     const double max[RP_A__COUNT]);
+int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
+int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
+int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
+		    const double max[RP_A__COUNT], bool vine);
+
+/* Untrusted text in each emitted language (the writers' escapes). */
+/* A Groovy single-quoted string whose value, read as a Java regular
+ * expression, matches exactly @s.  0, or -1 (a byte outside printable
+ * ASCII: not a Nextflow process name) with nothing written. */
+int rp_groovy_regex(FILE *f, const char *s);
+/* Is every byte of @s printable ASCII (0x20-0x7e)? */
+bool rp_printable_ascii(const char *s);
+/* A YAML double-quoted scalar of @s (any bytes: \xNN for the others). */
+void rp_yaml_string(FILE *f, const char *s);
+/* A Python bytes literal of @s: b"..." with \xNN for all but [A-Za-z0-9 _.:-]. */
+void rp_python_bytes(FILE *f, const char *s);
+/* @s with every byte but [A-Za-z0-9._+-] as %XX: safe in a shell comment. */
+void rp_percent(FILE *f, const char *s);
+/* Is @s a Python identifier of ASCII letters, digits and '_' (a Snakemake rule)? */
+bool rp_identifier(const char *s);
+
+/* The outputs' parts. */
+/* "recommend" and "replay" of group @i into the JSON object @o. */
+void rp_sizing_json_group(json_t *o, const struct rp_sizing *z, size_t i);
+/* "recommend" (strategy, margin) and "replay" (totals) into the root. */
+void rp_sizing_json_root(json_t *root, const struct rp_sizing *z);
+/* The savings-and-risk table per strategy, for the terminal. */
+void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
+/* One group's recommendation line for the terminal. */
+void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i);
+/* The page's overview (a row per group, by footprint, linking to
+ * sections id="g-I") and the savings table. */
+void rp_sizing_html(FILE *f, const struct rp_sizing *z, const struct rp_store *st,
+		    const struct rp_cat *c, size_t n);
+/* Group @i's recommendation, replay and what was left out, a paragraph. */
+void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i);
+/* A chart per resource (memory, wall time, cores) across the @n groups,
+ * box plots of the largest footprints (*@shown of them), drawn by gnuplot
+ * as SVG documents in new buffers @svg[i] (NULL: none).  Nothing with
+ * fewer than 2 groups.  0, or -1 after gnuplot's message. */
+int rp_boxplots_svg(char *svg[3], size_t *shown, const struct rp_store *st,
+		    const struct rp_cat *c, size_t n);
+/* The page's section of those charts, each inlined if html_svg_inert(). */
+void rp_sizing_html_across(FILE *f, char *const svg[3], size_t shown, size_t n);
+
+/* Distinct short names of @n names (fully qualified, ':'-separated): the
+ * fewest trailing components that tell each apart.  New array of owned
+ * strings; free with rp_short_names_free(). */
+char **rp_short_names(const char *const *names, size_t n);
+void rp_short_names_free(char **s, size_t n);
+/* @s in its shown form (safetext.h) in about @max bytes: its start and its
+ * end, which tell short names apart ("BAM_BEDG..COMPUTEMATRIX").  Owned. */
+char *rp_clip_middle(const char *s, size_t max);
+
+/* Footprint of group @c: core hours + memory GB hours of its tasks. */
+double rp_footprint(const struct rp_store *st, const struct rp_cat *c);
+
+#endif
