@@ -26,7 +26,7 @@
 #include "jsontext.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/html.h"
-#include "report/sizing/sizing.h"
+#include "report/sizing/sizing_out.h"
 #include "safetext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/gnuplot/gnuplot.h"
-#include "report/sizing/sizing.h"
+#include "report/sizing/sizing_out.h"
 #include "safetext.h"
 #include "xmalloc.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "error.h"
 #include "report/write/output.h"
-#include "report/sizing/sizing.h"
+#include "report/sizing/sizing_out.h"
 
 static const char *const engines[RP_E__COUNT] = {
 	"nextflow", "snakemake", "slurm", "taskvine", "workqueue"

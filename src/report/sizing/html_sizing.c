@@ -11,7 +11,7 @@
 #include "error.h"
 #include "report/write/fmt.h"
 #include "report/write/html.h"
-#include "report/sizing/sizing.h"
+#include "report/sizing/sizing_out.h"
 #include "xmalloc.h"
 
 struct order {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* sizing.h: from measurements to requests.  A recommendation per group
  * (cores, memory, disk, wall time) by a strategy (max, quantile:Q, or
- * cctools' max throughput and min waste first allocations), a replay of
- * the recorded tasks under it with the engine's retry, and the same
- * written in each engine's own form (--emit). */
+ * cctools' max throughput and min waste first allocations) and a replay
+ * of the recorded tasks under it with the engine's retry: pure
+ * computation on read/ and analyse/ (sizing.c, recommend.c, replay.c).
+ * Their writers are in sizing_out.h. */
 #ifndef TPMON_REPORT_SIZING_H
 #define TPMON_REPORT_SIZING_H
 
@@ -11,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <jansson.h>
 #include "report/analyse/analysis.h"
 #include "report/read/store.h"
 
@@ -132,56 +132,6 @@ void rp_sizing_compute(struct rp_sizing *z, const struct rp_sizing_opts *o,
 		       const struct rp_store *st, const struct rp_cat *c, size_t n,
 		       const double max[RP_A__COUNT]);
 void rp_sizing_free(struct rp_sizing *z);
-
-/* Write each --emit file.  0, or -1 after a message. */
-int rp_emit_all(const struct rp_sizing *z, const struct rp_cat *c,
-		const double max[RP_A__COUNT]);
-int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
-		     const double max[RP_A__COUNT]);
-int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
-int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
-int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
-		    const double max[RP_A__COUNT], bool vine);
-
-/* Untrusted text in each emitted language (the writers' escapes). */
-/* A Groovy single-quoted string whose value, read as a Java regular
- * expression, matches exactly @s.  0, or -1 (a byte outside printable
- * ASCII: not a Nextflow process name) with nothing written. */
-int rp_groovy_regex(FILE *f, const char *s);
-/* Is every byte of @s printable ASCII (0x20-0x7e)? */
-bool rp_printable_ascii(const char *s);
-/* A YAML double-quoted scalar of @s (any bytes: \xNN for the others). */
-void rp_yaml_string(FILE *f, const char *s);
-/* A Python bytes literal of @s: b"..." with \xNN for all but [A-Za-z0-9 _.:-]. */
-void rp_python_bytes(FILE *f, const char *s);
-/* @s with every byte but [A-Za-z0-9._+-] as %XX: safe in a shell comment. */
-void rp_percent(FILE *f, const char *s);
-/* Is @s a Python identifier of ASCII letters, digits and '_' (a Snakemake rule)? */
-bool rp_identifier(const char *s);
-
-/* The outputs' parts. */
-/* "recommend" and "replay" of group @i into the JSON object @o. */
-void rp_sizing_json_group(json_t *o, const struct rp_sizing *z, size_t i);
-/* "recommend" (strategy, margin) and "replay" (totals) into the root. */
-void rp_sizing_json_root(json_t *root, const struct rp_sizing *z);
-/* The savings-and-risk table per strategy, for the terminal. */
-void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
-/* One group's recommendation line for the terminal. */
-void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i);
-/* The page's overview (a row per group, by footprint, linking to
- * sections id="g-I") and the savings table. */
-void rp_sizing_html(FILE *f, const struct rp_sizing *z, const struct rp_store *st,
-		    const struct rp_cat *c, size_t n);
-/* Group @i's recommendation, replay and what was left out, a paragraph. */
-void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i);
-/* A chart per resource (memory, wall time, cores) across the @n groups,
- * box plots of the largest footprints (*@shown of them), drawn by gnuplot
- * as SVG documents in new buffers @svg[i] (NULL: none).  Nothing with
- * fewer than 2 groups.  0, or -1 after gnuplot's message. */
-int rp_boxplots_svg(char *svg[3], size_t *shown, const struct rp_store *st,
-		    const struct rp_cat *c, size_t n);
-/* The page's section of those charts, each inlined if html_svg_inert(). */
-void rp_sizing_html_across(FILE *f, char *const svg[3], size_t shown, size_t n);
 
 /* Distinct short names of @n names (fully qualified, ':'-separated): the
  * fewest trailing components that tell each apart.  New array of owned
