@@ -366,6 +366,7 @@ static void sample(struct tp_monitor *m)
 	if (m->r.series)
 		series_add(m->r.series, &s, &m->r.fig);
 	fanout_sample(m->r.story, &m->r.tree, &s);
+	run_publish(&m->r, &s);
 	run_snapshots(&m->r, t);
 	if (m->r.wd.phase == TP_RUNNING) {
 		enforce_oom(&m->r.enf, now_rel(m));

@@ -75,6 +75,78 @@ void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
 	}
 }
 
+/* A live point at @t from sample @s, or from the report (@s NULL: the
+ * end, nothing alive). */
+static void live_point(const struct tp_run *r, const struct tp_sample *s, double t,
+		       struct tp_live_point *p)
+{
+	const struct tp_figures *f = &r->fig;
+	const struct tp_report *rep = r->rep;
+
+	memset(p, 0, sizeof(*p));
+	p->t = t;
+	p->memory_peak_bytes = rep->value[TP_RES_MEMORY] * 1048576.0;
+	p->cores_known = f->cur_known[TP_RES_CORES];
+	p->cores = f->cur[TP_RES_CORES];
+	p->processes_partial = r->tk && r->tk->counts_partial;
+	p->disk_known = rep->known[TP_RES_DISK];
+	p->disk_bytes = rep->value[TP_RES_DISK] * 1048576.0;
+	if (s) {
+		p->memory_bytes = s->rss_mb * 1048576.0;
+		p->vm_bytes = s->vm_mb * 1048576.0;
+		p->cpu_seconds = s->cpu_s;
+		p->read_bytes = s->acct.io.read_bytes;
+		p->written_bytes = s->acct.io.write_bytes;
+		p->processes = s->nprocs;
+		p->processes_started = s->total_processes;
+		p->net_known = s->net_known;
+		p->received_bytes = s->net_recv;
+		p->sent_bytes = s->net_sent;
+		p->gpu_known = s->gpu_known;
+		p->gpu_memory_bytes = s->gpu_memory_mb * 1048576.0;
+		p->gpu_cores = s->gpu_cores;
+		p->state = r->wd.phase == TP_RUNNING ? "running" : "stopping";
+		return;
+	}
+	p->cores = 0;
+	p->cpu_seconds = rep->value[TP_RES_CPU_TIME];
+	p->read_bytes = rep->acct.io.read_bytes;
+	p->written_bytes = rep->acct.io.write_bytes;
+	p->processes_started = (unsigned long)rep->value[TP_RES_TOTAL_PROCESSES];
+	p->net_known = rep->known[TP_RES_BYTES_RECEIVED];
+	p->received_bytes = (uint64_t)(rep->value[TP_RES_BYTES_RECEIVED] * 1048576.0);
+	p->sent_bytes = (uint64_t)(rep->value[TP_RES_BYTES_SENT] * 1048576.0);
+	p->gpu_known = rep->gpu_known;
+	p->state = "ended";
+}
+
+/* A catalog update: the summary as cctools reads it, now. */
+static void publish_catalog(struct tp_run *r, double t, bool final)
+{
+	struct tp_report snap;
+	char *json;
+
+	if (!final)
+		run_fill_report(r, t, false);
+	snap = *r->rep;
+	snap.partial = !final;
+	json = summary_text(r->o, &snap);
+	live_catalog(r->live, t, json);
+	free(json);
+}
+
+void run_publish(struct tp_run *r, const struct tp_sample *s)
+{
+	struct tp_live_point p;
+
+	if (!r->live)
+		return;
+	live_point(r, s, s->t, &p);
+	live_sample(r->live, &p);
+	if (live_catalog_due(r->live, s->t))
+		publish_catalog(r, s->t, false);
+}
+
 void run_fill_report(struct tp_run *r, double t, bool final)
 {
 	struct tp_fill in;
@@ -137,6 +209,14 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
+	if (r->live) {
+		struct tp_live_point p;
+
+		live_point(r, NULL, t, &p);
+		live_final(r->live, &p);
+		if (live_catalog_due(r->live, 1e300))
+			publish_catalog(r, t, true);
+	}
 }
 
 static int setup_signals(struct tp_run *r)
@@ -450,6 +530,9 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	if (o->inotify && r->tk->ptraced)
 		r->files = opens_new();
 	start_disk(r);
+	/* after the task's start: no thread of live.c's sender exists
+	 * when it forks */
+	r->live = live_open(o, rep->start, r->root);
 	return 0;
 }
 
@@ -479,6 +562,7 @@ void run_close(struct tp_run *r)
 
 	r->tree.now = run_now(r);
 	fanout_close(r->story, &r->tree);	/* records of processes left, if any */
+	live_close(r->live);
 	disk_stop(r->disk);
 	net_free(r->net);
 	gpu_free(r->gpu);

@@ -17,6 +17,7 @@
 #include "fanout.h"
 #include "figures.h"
 #include "gpu.h"
+#include "live.h"
 #include "net.h"
 #include "opens.h"
 #include "options.h"
@@ -44,6 +45,7 @@ struct tp_run {
 	struct tp_fanout *story;	/* process records, trace, or NULL */
 	struct tp_snapevents *watch;	/* --snapshot-events, or NULL */
 	struct tp_cgrun *cg;		/* the task's cgroups (borrowed), or NULL */
+	struct tp_live *live;		/* live figures (src/live), or NULL */
 	pid_t root, self;		/* the task's main process, tpmon */
 	double t0;			/* CLOCK_MONOTONIC at the start */
 	sigset_t sigset;		/* what the loop waits for */
@@ -69,6 +71,9 @@ double run_now(const struct tp_run *r);
 void run_sample_devices(struct tp_run *r, double t);
 /* The network and GPU figures of sample @s, for the trace. */
 void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s);
+/* The live figures of sample @s (runtime file, textfile, InfluxDB,
+ * catalog), at most once a second (see live.h). */
+void run_publish(struct tp_run *r, const struct tp_sample *s);
 /* --snapshot-events: a snapshot at @t if an event came. */
 void run_snapshots(struct tp_run *r, double t);
 

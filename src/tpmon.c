@@ -15,6 +15,7 @@
 #include "report/plotcmd.h"
 #include "report/reportcmd.h"
 #include "summary.h"
+#include "top.h"
 #include "xmalloc.h"
 
 /* resource_monitor's statuses, which workflow engines interpret. */
@@ -154,6 +155,7 @@ static const struct subcommand {
 } subcommands[] = {
 	{ "report", report_main },
 	{ "plot", plot_main },
+	{ "top", top_main },
 };
 
 static const struct subcommand *find_subcommand(int argc, char **argv)

@@ -21,6 +21,8 @@ enum {
 	OPT_NO_DISK, OPT_SERIES, OPT_INOTIFY, OPT_TRACKING, OPT_EXIT_CODES,
 	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID, OPT_UPDATE_SUMMARY,
 	OPT_SNAPSHOT_EVENTS, OPT_RECORDS, OPT_TRACE, OPT_QUIET, OPT_CGROUP,
+	OPT_NO_LIVE, OPT_METRICS_DIR, OPT_INFLUXDB, OPT_CATALOG, OPT_CATALOG_TASK,
+	OPT_CATALOG_PROJECT, OPT_CATALOG_INTERVAL,
 };
 
 static const struct option long_opts[] = {
@@ -52,10 +54,13 @@ static const struct option long_opts[] = {
 	{ "child-in-foreground", no_argument, NULL, 'f' },
 	{ "accurate-short-processes", no_argument, NULL, OPT_IGNORED },
 	{ "follow-chdir", no_argument, NULL, OPT_IGNORED },
-	{ "catalog-task-name", required_argument, NULL, OPT_IGNORED_ARG },
-	{ "catalog-project", required_argument, NULL, OPT_IGNORED_ARG },
-	{ "catalog", required_argument, NULL, OPT_IGNORED_ARG },
-	{ "catalog-interval", required_argument, NULL, OPT_IGNORED_ARG },
+	{ "catalog-task-name", required_argument, NULL, OPT_CATALOG_TASK },
+	{ "catalog-project", required_argument, NULL, OPT_CATALOG_PROJECT },
+	{ "catalog", required_argument, NULL, OPT_CATALOG },
+	{ "catalog-interval", required_argument, NULL, OPT_CATALOG_INTERVAL },
+	{ "no-live", no_argument, NULL, OPT_NO_LIVE },
+	{ "metrics-dir", required_argument, NULL, OPT_METRICS_DIR },
+	{ "influxdb", required_argument, NULL, OPT_INFLUXDB },
 	{ "snapshot-events", required_argument, NULL, OPT_SNAPSHOT_EVENTS },
 	{ "update-summary", no_argument, NULL, OPT_UPDATE_SUMMARY },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -71,6 +76,7 @@ static void usage(void)
 "       tpmon [OPTIONS] --pid PID   follow a running process and its descendants\n"
 "                                   from now on, instead of starting a command\n"
 "       tpmon plot TEMPLATE [-o FILE.png|FILE.svg]   draw TEMPLATE.series\n"
+"       tpmon top [-b] [-n N] [-d SECONDS] [-p|-t|-c|-m|-i]   the running tasks\n"
 "Run COMMAND, follow its whole process tree, enforce limits, and write\n"
 "a JSON summary of what the tree used to TEMPLATE.summary.\n"
 "\n"
@@ -92,6 +98,16 @@ static void usage(void)
 "                                    files FILE names change (resource_monitor's format)\n"
 "      --update-summary              rewrite the summary every interval while the\n"
 "                                    task runs (exit_type \"running\")\n"
+"Live figures, while the task runs:\n"
+"      --no-live                     no runtime file for `tpmon top` (in\n"
+"                                    $TPMON_RUNTIME_DIR, $XDG_RUNTIME_DIR/tpmon or /run/tpmon)\n"
+"      --metrics-dir=DIR             write DIR/tpmon-PID.prom for node_exporter's\n"
+"                                    textfile collector, removed at the end\n"
+"      --influxdb=URL                send samples to InfluxDB 1.x (line protocol),\n"
+"                                    e.g. http://localhost:8086/write?db=tpmon\n"
+"      --catalog-task-name=NAME      send updates to cctools' catalog, as\n"
+"                                    resource_monitor does; with --catalog=HOST[:PORT],\n"
+"                                    --catalog-project=NAME, --catalog-interval=SECONDS\n"
 "Measuring:\n"
 "  -i, --interval=SECONDS            longest time between samples (default 1);\n"
 "                                    sampling starts at 10 ms and backs off\n"
@@ -333,6 +349,14 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 		break;
 	case OPT_PID:
 		return parse_pid(arg, &o->pid);
+	case OPT_NO_LIVE: o->live = false; break;
+	case OPT_METRICS_DIR: o->metrics_dir = arg; break;
+	case OPT_INFLUXDB: o->influxdb = arg; break;
+	case OPT_CATALOG: o->catalog = arg; break;
+	case OPT_CATALOG_TASK: o->catalog_task_name = arg; break;
+	case OPT_CATALOG_PROJECT: o->catalog_project = arg; break;
+	case OPT_CATALOG_INTERVAL:
+		return parse_seconds("--catalog-interval", arg, &o->catalog_interval, 1);
 	default:
 		return -1;	/* getopt already said why */
 	}
@@ -348,6 +372,7 @@ static void set_defaults(struct tp_options *o)
 	o->disk = true;
 	o->tracking = TP_TRACK_PTRACE;
 	o->exit_codes = TP_CODES_TASK;
+	o->live = true;
 }
 
 /* The exit-status convention, in this order: --exit-codes; then
@@ -394,6 +419,15 @@ static int finish_pid(struct tp_options *o, int argc)
 
 static int finish(struct tp_options *o, int argc, char **argv)
 {
+	/* as resource_monitor: the catalog needs a task name */
+	if (!o->catalog_task_name && (o->catalog || o->catalog_project || o->catalog_interval > 0)) {
+		error_msg("--catalog, --catalog-project and --catalog-interval need --catalog-task-name");
+		return -1;
+	}
+	if (o->influxdb && strncmp(o->influxdb, "http://", 7) && strncmp(o->influxdb, "https://", 8)) {
+		error_msg("--influxdb: %s: expected an http:// or https:// URL", o->influxdb);
+		return -1;
+	}
 	if (o->tracking == TP_TRACK_CGROUP && o->cgroup == TP_CGROUP_NO) {
 		error_msg("--tracking=cgroup needs a cgroup: not with --cgroup=no");
 		return -1;

@@ -45,6 +45,14 @@ struct tp_options {
 	enum tp_exit_codes exit_codes;
 	struct tp_field *verbatim;	/* -V fields, split once, owned */
 	size_t nverbatim;
+	/* live figures while the task runs (src/live) */
+	bool live;			/* the runtime file (--no-live: false) */
+	const char *metrics_dir;	/* --metrics-dir, or NULL */
+	const char *influxdb;		/* --influxdb URL, or NULL */
+	const char *catalog;		/* --catalog HOST[:PORT],..., or NULL */
+	const char *catalog_task_name;	/* --catalog-task-name: the catalog is on */
+	const char *catalog_project;	/* --catalog-project, or NULL */
+	double catalog_interval;	/* --catalog-interval, s; 0: default */
 };
 
 /* Parse argv into @o.  Returns 0 to run, 1 when --help/--version was

@@ -412,3 +412,13 @@ int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot 
 	free(path);
 	return ret;
 }
+
+char *summary_text(const struct tp_options *o, const struct tp_report *r)
+{
+	json_t *root = build(o, r), *view = cctools_view(root, o);
+	char *text = dump(view, false);
+
+	json_decref(view);
+	json_decref(root);
+	return text;
+}

@@ -26,6 +26,10 @@ void summary_release(void);
  * a failing checkpoint is told once. */
 int summary_write(const struct tp_options *o, const struct tp_report *r);
 
+/* @r as cctools reads it (the summary's cctools view), on one line, newly
+ * allocated: the catalog's update (src/live/catalog.c). */
+char *summary_text(const struct tp_options *o, const struct tp_report *r);
+
 /* Write snapshot number @n (from 0) as TEMPLATE.snapshot.NN, as
  * resource_monitor does.  0, or -1 after printing why. */
 int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot *s, size_t n);

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* liveread.c: the runtime files, read back (see liveread.h).  They are
+ * written by tpmon, but hold the task's text (its command line, its
+ * category): `tpmon top` shows them through safetext. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "livedir.h"
+#include "liveread.h"
+#include "xmalloc.h"
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? xstrdup(s) : NULL;
+}
+
+int liveread_parse(const char *text, size_t len, struct tp_liverun *r)
+{
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL), *now, *rates, *lim;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(root) || !json_is_integer(json_object_get(root, "tpmon_live")) ||
+	    !json_is_integer(json_object_get(root, "pid"))) {
+		json_decref(root);
+		return -1;
+	}
+	now = json_object_get(root, "now");
+	rates = json_object_get(root, "rates");
+	lim = json_object_get(root, "limits");
+	r->pid = (pid_t)json_integer_value(json_object_get(root, "pid"));
+	r->task_pid = (pid_t)num(root, "task_pid");
+	r->pid_start = (unsigned long long)json_integer_value(json_object_get(root, "pid_start"));
+	r->command = str(root, "command");
+	r->category = str(root, "category");
+	r->task = str(root, "task");
+	r->state = str(root, "state");
+	r->start = num(root, "start");
+	r->updated = num(root, "updated");
+	r->elapsed = num(root, "elapsed");
+	r->memory = num(now, "memory_bytes");
+	r->memory_peak = num(json_object_get(root, "peak"), "memory_bytes");
+	r->memory_limit = num(lim, "memory_bytes");
+	r->cpu_seconds = num(now, "cpu_seconds");
+	r->cores = num(now, "cores");
+	r->cores_limit = num(lim, "cores");
+	r->read_rate = num(rates, "read_bytes_per_second");
+	r->write_rate = num(rates, "written_bytes_per_second");
+	r->net_rate = num(rates, "network_bytes_per_second");
+	r->processes = num(now, "processes");
+	r->gpu_memory = num(now, "gpu_memory_bytes");
+	r->gpu_cores = num(now, "gpu_cores");
+	json_decref(root);
+	return 0;
+}
+
+/* The file @name in @dfd, at most LIVEREAD_MAX bytes, into @r. */
+static int read_one(int dfd, const char *name, struct tp_liverun *r)
+{
+	char *buf = xmalloc(LIVEREAD_MAX);
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	size_t len = 0;
+	ssize_t n = 0;
+
+	if (fd >= 0) {
+		while (len < LIVEREAD_MAX && (n = read(fd, buf + len, LIVEREAD_MAX - len)) > 0)
+			len += (size_t)n;
+		if (n >= 0 && len < LIVEREAD_MAX)
+			ret = liveread_parse(buf, len, r);
+		if (ret == 0)
+			r->stale = !livedir_alive(r->pid, r->pid_start);
+		close(fd);
+	}
+	free(buf);
+	return ret;
+}
+
+static bool is_runtime_name(const char *name)
+{
+	size_t n = strlen(name), s = strlen(LIVEDIR_SUFFIX);
+
+	return name[0] != '.' && n > s && !strcmp(name + n - s, LIVEDIR_SUFFIX);
+}
+
+int liveread_dir(const char *dir, struct tp_liverun **runs, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t seen = 0;
+
+	*runs = NULL;
+	*n = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && seen < LIVEREAD_FILES) {
+		struct tp_liverun r;
+
+		if (!is_runtime_name(e->d_name))
+			continue;
+		seen++;
+		if (read_one(dirfd(d), e->d_name, &r) < 0)
+			continue;
+		*runs = xreallocarray(*runs, *n + 1, sizeof(**runs));
+		(*runs)[(*n)++] = r;
+	}
+	closedir(d);
+	return 0;
+}
+
+void liveread_free(struct tp_liverun *runs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(runs[i].command);
+		free(runs[i].category);
+		free(runs[i].task);
+		free(runs[i].state);
+	}
+	free(runs);
+}

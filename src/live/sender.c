@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: MIT */
+/* sender.c: the sending thread (see sender.h).  One mutex guards the
+ * queues and the counters; the thread never holds it while it sends.  It
+ * sends a batch of lines when BATCH_LINES are queued, when the oldest is
+ * BATCH_AGE s old, or at the end; one request at a time, with short
+ * timeouts.  The thread is told to stop (abort) through a flag and
+ * curl_multi_wakeup(), so a request that hangs is dropped at once. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_LIBCURL
+#include <curl/curl.h>
+#endif
+#include "clock.h"
+#include "error.h"
+#include "sender.h"
+#include "xmalloc.h"
+
+#define QUEUE_MAX 600		/* lines: 10 min of samples at 1/s */
+#define BATCH_LINES 10
+#define BATCH_AGE 5.0		/* s */
+#define CONNECT_TIMEOUT_MS 1000
+#define REQUEST_TIMEOUT_MS 2000
+#define CATALOG_PORT 9097
+#define CATALOG_TIMEOUT 5.0	/* s */
+#define STUCK 0.5		/* s: a request in flight that long is not waited for */
+
+struct tp_sender {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	char *influx_url, *catalog;
+	bool udp;
+	char **lines;			/* queued, oldest first */
+	size_t nlines;
+	double oldest;			/* when lines[0] was queued (mono) */
+	char *cat_text;			/* a catalog update to send, or NULL */
+	bool closing, abort;
+	bool busy;			/* a request in flight */
+	double busy_since;
+	bool last_failed;		/* the last request failed */
+	unsigned long lines_total, lines_dropped;
+	unsigned long cat_total, cat_failed;
+	char influx_err[160], cat_err[160];	/* the first failure */
+#ifdef HAVE_LIBCURL
+	CURLM *multi;
+#endif
+};
+
+/* The one sender handed to sender_end(), for the atexit handler. */
+static struct tp_sender *ending;
+
+/* Keep the first failure's reason @what in @buf. */
+static void note_error(char *buf, size_t len, const char *what)
+{
+	if (!buf[0])
+		snprintf(buf, len, "%s", what);
+}
+
+/* --- InfluxDB --------------------------------------------------------- */
+
+#ifdef HAVE_LIBCURL
+static int aborted_cb(void *arg, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
+{
+	struct tp_sender *s = arg;
+	bool stop;
+
+	pthread_mutex_lock(&s->lock);
+	stop = s->abort;
+	pthread_mutex_unlock(&s->lock);
+	return stop;
+}
+
+static size_t discard_cb(char *p, size_t size, size_t n, void *arg)
+{
+	return size * n;
+}
+
+/* POST @body; 0, or -1 with the reason in s->influx_err. */
+static int influx_post(struct tp_sender *s, const char *body, size_t len)
+{
+	CURL *h = curl_easy_init();
+	CURLcode res = CURLE_OK;
+	long code = 0;
+	int running = 1;
+	CURLMsg *msg;
+	int left;
+
+	if (!h)
+		return -1;
+	curl_easy_setopt(h, CURLOPT_URL, s->influx_url);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)len);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)REQUEST_TIMEOUT_MS);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, aborted_cb);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, s);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard_cb);
+	curl_multi_add_handle(s->multi, h);
+	while (running) {
+		if (curl_multi_perform(s->multi, &running) != CURLM_OK)
+			break;
+		if (running && curl_multi_poll(s->multi, NULL, 0, 200, NULL) != CURLM_OK)
+			break;
+		if (aborted_cb(s, 0, 0, 0, 0)) {
+			res = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+	}
+	while ((msg = curl_multi_info_read(s->multi, &left)))
+		if (msg->msg == CURLMSG_DONE && res == CURLE_OK)
+			res = msg->data.result;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	curl_multi_remove_handle(s->multi, h);
+	curl_easy_cleanup(h);
+	pthread_mutex_lock(&s->lock);
+	if (res != CURLE_OK)
+		note_error(s->influx_err, sizeof(s->influx_err), curl_easy_strerror(res));
+	else if ((code < 200 || code > 299) && !s->influx_err[0])
+		snprintf(s->influx_err, sizeof(s->influx_err), "HTTP status %ld", code);
+	pthread_mutex_unlock(&s->lock);
+	return res == CURLE_OK && code >= 200 && code <= 299 ? 0 : -1;
+}
+#else
+static int influx_post(struct tp_sender *s, const char *body, size_t len)
+{
+	return -1;
+}
+#endif
+
+/* --- the catalog ------------------------------------------------------ */
+
+static bool is_aborted(struct tp_sender *s)
+{
+	bool stop;
+
+	pthread_mutex_lock(&s->lock);
+	stop = s->abort;
+	pthread_mutex_unlock(&s->lock);
+	return stop;
+}
+
+/* Wait until @fd is ready for @events, in slices that look at the abort
+ * flag, until @deadline (mono).  0, or -1 (timed out, aborted). */
+static int wait_fd(struct tp_sender *s, int fd, short events, double deadline)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	while (!is_aborted(s) && clock_mono() < deadline) {
+		int r = poll(&p, 1, 100);
+
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+	}
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+static int tcp_send(struct tp_sender *s, const struct addrinfo *a, const char *text)
+{
+	double deadline = clock_mono() + CATALOG_TIMEOUT;
+	size_t len = strlen(text), off = 0;
+	int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), err = 0;
+	socklen_t elen = sizeof(err);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, a->ai_addr, a->ai_addrlen) < 0 && errno != EINPROGRESS)
+		goto fail;
+	if (wait_fd(s, fd, POLLOUT, deadline) < 0)
+		goto fail;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0 || err) {
+		errno = err ? err : errno;
+		goto fail;
+	}
+	while (off < len) {
+		ssize_t n = send(fd, text + off, len - off, MSG_NOSIGNAL);
+
+		if (n > 0) {
+			off += (size_t)n;
+		} else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			goto fail;
+		} else if (wait_fd(s, fd, POLLOUT, deadline) < 0) {
+			goto fail;
+		}
+	}
+	close(fd);
+	return 0;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+/* Send @text to one "host[:port]".  0, or -1 with a reason in s->cat_err. */
+static int catalog_one(struct tp_sender *s, const char *hostport, const char *text)
+{
+	struct addrinfo hints = { .ai_socktype = s->udp ? SOCK_DGRAM : SOCK_STREAM }, *res;
+	char host[256], port[16];
+	const char *colon = strrchr(hostport, ':');
+	const char *env = getenv("CATALOG_PORT");
+	long p = colon ? strtol(colon + 1, NULL, 10) : env ? strtol(env, NULL, 10) : CATALOG_PORT;
+	int r;
+
+	snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - hostport) : (int)strlen(hostport),
+		 hostport);
+	snprintf(port, sizeof(port), "%ld", s->udp ? p : p + 1);
+	r = getaddrinfo(host, port, &hints, &res);
+	if (r) {
+		pthread_mutex_lock(&s->lock);
+		note_error(s->cat_err, sizeof(s->cat_err), gai_strerror(r));
+		pthread_mutex_unlock(&s->lock);
+		return -1;
+	}
+	if (s->udp) {
+		int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		r = fd < 0 || sendto(fd, text, strlen(text), 0, res->ai_addr, res->ai_addrlen) < 0 ? -1 : 0;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		r = tcp_send(s, res, text);
+	}
+	freeaddrinfo(res);
+	if (r < 0) {
+		pthread_mutex_lock(&s->lock);
+		note_error(s->cat_err, sizeof(s->cat_err), strerror(errno));
+		pthread_mutex_unlock(&s->lock);
+	}
+	return r;
+}
+
+/* To every server of the list; 0 if one took it. */
+static int catalog_send(struct tp_sender *s, const char *text)
+{
+	char *list = xstrdup(s->catalog), *save = NULL, *h;
+	int ok = -1;
+
+	for (h = strtok_r(list, ",", &save); h; h = strtok_r(NULL, ",", &save))
+		if (catalog_one(s, h, text) == 0)
+			ok = 0;
+	free(list);
+	return ok;
+}
+
+/* --- the thread ------------------------------------------------------- */
+
+static bool batch_ready(const struct tp_sender *s)
+{
+	return s->nlines && (s->closing || s->nlines >= BATCH_LINES ||
+			     clock_mono() - s->oldest >= BATCH_AGE);
+}
+
+/* Under the lock: until there is work (*lines and *n, or *cat), the end,
+ * or an abort.  false: the thread ends. */
+static bool next_work(struct tp_sender *s, char ***lines, size_t *n, char **cat)
+{
+	for (;;) {
+		struct timespec ts;
+		double until;
+
+		if (s->abort)
+			return false;
+		if (batch_ready(s) || s->cat_text) {
+			*lines = s->lines;
+			*n = s->nlines;
+			*cat = s->cat_text;
+			s->lines = NULL;
+			s->nlines = 0;
+			s->cat_text = NULL;
+			s->busy = true;
+			s->busy_since = clock_mono();
+			return true;
+		}
+		if (s->closing)
+			return false;
+		until = s->nlines ? s->oldest + BATCH_AGE - clock_mono() : 3600;
+		if (until < 0.01)
+			until = 0.01;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += (time_t)until;
+		ts.tv_nsec += (long)((until - (double)(time_t)until) * 1e9);
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+	}
+}
+
+/* Send @n lines as one body; they are freed. */
+static void send_lines(struct tp_sender *s, char **lines, size_t n)
+{
+	size_t len = 0, i;
+	char *body, *p;
+	int r;
+
+	for (i = 0; i < n; i++)
+		len += strlen(lines[i]);
+	body = p = xmalloc(len + 1);
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(lines[i]);
+
+		memcpy(p, lines[i], l);
+		p += l;
+		free(lines[i]);
+	}
+	*p = '\0';
+	free(lines);
+	r = influx_post(s, body, len);
+	free(body);
+	pthread_mutex_lock(&s->lock);
+	if (r < 0)
+		s->lines_dropped += n;
+	s->last_failed = r < 0;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void *sender_thread(void *arg)
+{
+	struct tp_sender *s = arg;
+	char **lines, *cat;
+	size_t n;
+
+	pthread_mutex_lock(&s->lock);
+	while (next_work(s, &lines, &n, &cat)) {
+		pthread_mutex_unlock(&s->lock);
+		if (n)
+			send_lines(s, lines, n);
+		if (cat) {
+			int r = catalog_send(s, cat);
+
+			free(cat);
+			pthread_mutex_lock(&s->lock);
+			if (r < 0)
+				s->cat_failed++;
+			s->last_failed = r < 0;
+			pthread_mutex_unlock(&s->lock);
+		}
+		pthread_mutex_lock(&s->lock);
+		s->busy = false;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* --- the loop's side -------------------------------------------------- */
+
+static void sender_free(struct tp_sender *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nlines; i++)
+		free(s->lines[i]);
+	free(s->lines);
+	free(s->cat_text);
+#ifdef HAVE_LIBCURL
+	if (s->multi) {
+		curl_multi_cleanup(s->multi);
+		curl_global_cleanup();
+	}
+#endif
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	free(s->influx_url);
+	free(s->catalog);
+	free(s);
+}
+
+struct tp_sender *sender_new(const char *influx_url, const char *catalog, bool udp,
+			     char *why, size_t whylen)
+{
+	struct tp_sender *s;
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int r;
+
+#ifndef HAVE_LIBCURL
+	if (influx_url) {
+		snprintf(why, whylen, "--influxdb: this tpmon was built without libcurl");
+		return NULL;
+	}
+#endif
+	s = xcalloc(1, sizeof(*s));
+	s->influx_url = influx_url ? xstrdup(influx_url) : NULL;
+	s->catalog = catalog ? xstrdup(catalog) : NULL;
+	s->udp = udp;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+#ifdef HAVE_LIBCURL
+	if (influx_url) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		s->multi = curl_multi_init();
+	}
+#endif
+	/* the loop takes its signals with sigtimedwait(): none may go to
+	 * this thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&s->thread, NULL, sender_thread, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r) {
+		snprintf(why, whylen, "no sending thread: %s", strerror(r));
+		sender_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void sender_influx(struct tp_sender *s, char *line)
+{
+	pthread_mutex_lock(&s->lock);
+	s->lines_total++;
+	if (s->nlines >= QUEUE_MAX) {
+		/* the oldest goes: the newest figures matter most */
+		free(s->lines[0]);
+		memmove(s->lines, s->lines + 1, (s->nlines - 1) * sizeof(*s->lines));
+		s->nlines--;
+		s->lines_dropped++;
+		note_error(s->influx_err, sizeof(s->influx_err), "the queue was full");
+	}
+	if (!s->nlines)
+		s->oldest = clock_mono();
+	s->lines = xreallocarray(s->lines, s->nlines + 1, sizeof(*s->lines));
+	s->lines[s->nlines++] = line;
+	if (batch_ready(s))
+		pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sender_catalog(struct tp_sender *s, char *text)
+{
+	pthread_mutex_lock(&s->lock);
+	s->cat_total++;
+	if (s->cat_text)
+		s->cat_failed++;	/* never sent: replaced */
+	free(s->cat_text);
+	s->cat_text = text;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Under the lock: may the exit wait for the thread a little longer? */
+static bool worth_waiting(const struct tp_sender *s, double deadline)
+{
+	double now = clock_mono();
+
+	if (now >= deadline || s->last_failed)
+		return false;
+	if (s->busy && now - s->busy_since > STUCK)
+		return false;
+	return s->busy || s->nlines || s->cat_text;
+}
+
+/* What was not sent, said once. */
+static void tell_losses(const struct tp_sender *s)
+{
+	if (s->influx_url && s->lines_dropped)
+		warn_msg("influxdb: %lu of %lu samples not sent (%s)", s->lines_dropped,
+			 s->lines_total, s->influx_err[0] ? s->influx_err : "the collector did not answer in time");
+	if (s->catalog && s->cat_failed)
+		warn_msg("catalog: %lu of %lu updates not sent (%s)", s->cat_failed, s->cat_total,
+			 s->cat_err[0] ? s->cat_err : "the server did not answer in time");
+}
+
+static void sender_exit(void)
+{
+	struct tp_sender *s = ending;
+	double deadline = clock_mono() + SENDER_EXIT_WAIT;
+
+	if (!s)
+		return;
+	ending = NULL;
+	pthread_mutex_lock(&s->lock);
+	while (worth_waiting(s, deadline)) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		pthread_mutex_unlock(&s->lock);
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&s->lock);
+	}
+	s->abort = true;
+	pthread_cond_signal(&s->wake);
+#ifdef HAVE_LIBCURL
+	if (s->multi)
+		curl_multi_wakeup(s->multi);
+#endif
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	/* what is left was never sent */
+	s->lines_dropped += s->nlines;
+	if (s->cat_text)
+		s->cat_failed++;
+	tell_losses(s);
+	sender_free(s);
+}
+
+void sender_end(struct tp_sender *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->closing = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	ending = s;
+	atexit(sender_exit);
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/* top.c: `tpmon top` (see top.h), in the conventions of systemd-cgtop:
+ * -d the delay, -n the number of refreshes, -b plain lines (also when
+ * stdout is no terminal, then once by default), sort keys -p (pid), -t
+ * (processes), -c (cores), -m (memory), -i (I/O), also as keys on the
+ * terminal, with q to quit.  Plain ANSI codes and termios, no curses.
+ * Each task's text goes through safetext: it cannot move the cursor. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include "livedir.h"
+#include "liveread.h"
+#include "safetext.h"
+#include "top.h"
+#include "units.h"
+#include "xmalloc.h"
+
+enum sort_key { SORT_PID, SORT_PROCS, SORT_CORES, SORT_MEMORY, SORT_IO };
+
+struct top_opts {
+	bool batch, all;
+	long iterations;		/* <0: forever */
+	double delay;
+	enum sort_key sort;
+	const char *dir;
+};
+
+static volatile sig_atomic_t stop_now;
+
+static void on_stop(int sig)
+{
+	stop_now = 1;
+}
+
+/* @v bytes as "123.4M" into @buf ("-" if unknown). */
+static const char *size_text(double v, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTP";
+	int i = 0;
+
+	if (v < 0)
+		return "-";
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.1f%c" : "%.0f%c", v, units[i]);
+	return buf;
+}
+
+static const char *time_text(double s, char *buf, size_t len)
+{
+	long t = (long)s;
+
+	if (s < 0)
+		return "-";
+	if (t < 60)
+		snprintf(buf, len, "%.1fs", s);
+	else if (t < 3600)
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	return buf;
+}
+
+static double io_rate(const struct tp_liverun *r)
+{
+	return (r->read_rate > 0 ? r->read_rate : 0) + (r->write_rate > 0 ? r->write_rate : 0);
+}
+
+static enum sort_key sort_by;
+
+static int compare(const void *a, const void *b)
+{
+	const struct tp_liverun *x = a, *y = b;
+	double dx = 0, dy = 0;
+
+	switch (sort_by) {
+	case SORT_PID: return (x->pid > y->pid) - (x->pid < y->pid);
+	case SORT_PROCS: dx = x->processes; dy = y->processes; break;
+	case SORT_CORES: dx = x->cores; dy = y->cores; break;
+	case SORT_MEMORY: dx = x->memory; dy = y->memory; break;
+	case SORT_IO: dx = io_rate(x); dy = io_rate(y); break;
+	}
+	if (dx != dy)
+		return dx < dy ? 1 : -1;	/* largest first */
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+#define HEADER "%7s %9s %5s %5s %8s %8s %8s %8s %8s %8s %5s %7s  %s\n"
+
+static void print_header(FILE *f)
+{
+	fprintf(f, HEADER, "PID", "ELAPSED", "CORES", "MEAN", "MEMORY", "PEAK", "LIMIT",
+		"READ/s", "WRITE/s", "NET/s", "PROCS", "GPU", "TASK");
+}
+
+static void print_run(FILE *f, const struct tp_liverun *r, size_t text_max)
+{
+	char pid[16], el[32], mem[16], peak[16], lim[16], rd[16], wr[16], net[16];
+	char cores[16], mean[16], procs[16], gpu[16];
+	const char *text = r->category ? r->category : r->command ? r->command : "?";
+	const char *mark = r->stale ? "[stale] " : r->state && strcmp(r->state, "running") ?
+			   "[stopping] " : "";
+	char *shown = safetext_clip(text, text_max < 8 ? 8 : text_max);
+	char *last = xasprintf("%s%s", mark, shown);
+
+	snprintf(pid, sizeof(pid), "%d", (int)r->pid);
+	if (r->cores >= 0)
+		snprintf(cores, sizeof(cores), "%.2f", r->cores);
+	else
+		snprintf(cores, sizeof(cores), "-");
+	snprintf(mean, sizeof(mean), "%.2f", r->elapsed > 0 && r->cpu_seconds >= 0 ?
+		 r->cpu_seconds / r->elapsed : 0.0);
+	snprintf(procs, sizeof(procs), "%.0f", r->processes >= 0 ? r->processes : 0);
+	fprintf(f, HEADER, pid, time_text(r->elapsed, el, sizeof(el)), cores, mean,
+		size_text(r->memory, mem, sizeof(mem)), size_text(r->memory_peak, peak, sizeof(peak)),
+		size_text(r->memory_limit, lim, sizeof(lim)), size_text(r->read_rate, rd, sizeof(rd)),
+		size_text(r->write_rate, wr, sizeof(wr)), size_text(r->net_rate, net, sizeof(net)),
+		procs, size_text(r->gpu_memory, gpu, sizeof(gpu)), last);
+	free(last);
+	free(shown);
+}
+
+/* The width of the terminal on stdout, or 0 if it is none. */
+static size_t term_width(void)
+{
+	struct winsize ws;
+
+	return ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 0;
+}
+
+/* One screen (or one batch of lines): 0, or -1 if the directory cannot
+ * be read. */
+static int show(const struct top_opts *t, bool term)
+{
+	struct tp_liverun *runs;
+	size_t n, i, width = term ? term_width() : 0, text_max;
+	unsigned shown = 0;
+
+	if (liveread_dir(t->dir, &runs, &n) < 0 && errno != ENOENT) {
+		fprintf(stderr, "tpmon top: %s: %s\n", t->dir, strerror(errno));
+		return -1;
+	}
+	sort_by = t->sort;
+	if (n)
+		qsort(runs, n, sizeof(*runs), compare);
+	/* the fixed columns take 99 characters */
+	text_max = width > 99 + 8 ? width - 99 : width ? 8 : 200;
+	if (term)
+		fputs("\033[H\033[2J", stdout);
+	print_header(stdout);
+	for (i = 0; i < n; i++) {
+		if (runs[i].stale && !t->all)
+			continue;
+		print_run(stdout, &runs[i], text_max);
+		shown++;
+	}
+	if (term)
+		printf("\n%u task%s  sort: %s  (p t c m i: sort, q: quit)\n", shown,
+		       shown == 1 ? "" : "s", (const char *[]){ "pid", "processes", "cores",
+		       "memory", "I/O" }[t->sort]);
+	fflush(stdout);
+	liveread_free(runs, n);
+	return 0;
+}
+
+static struct termios saved_tio;
+static bool tio_saved;
+
+static void term_restore(void)
+{
+	if (tio_saved)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+	fputs("\033[?25h", stdout);
+	fflush(stdout);
+}
+
+static void term_raw(void)
+{
+	struct termios tio;
+
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0) {
+		tio_saved = true;
+		tio = saved_tio;
+		tio.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		tio.c_cc[VMIN] = 1;
+		tio.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
+	}
+	fputs("\033[?25l", stdout);	/* no cursor */
+}
+
+/* Wait up to @delay s for a key; apply it.  false: quit. */
+static bool wait_key(struct top_opts *t, double delay)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	char c;
+
+	if (poll(&p, 1, (int)(delay * 1000)) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
+		return !stop_now;
+	switch (c) {
+	case 'q': case 'Q': return false;
+	case 'p': t->sort = SORT_PID; break;
+	case 't': t->sort = SORT_PROCS; break;
+	case 'c': t->sort = SORT_CORES; break;
+	case 'm': t->sort = SORT_MEMORY; break;
+	case 'i': t->sort = SORT_IO; break;
+	default: break;
+	}
+	return !stop_now;
+}
+
+static void top_usage(void)
+{
+	printf("Usage: tpmon top [-b] [-n N] [-d SECONDS] [-a] [-p|-t|-c|-m|-i]\n"
+	       "The tasks that tpmon runs for this user now, from their runtime files.\n"
+	       "  -b, --batch           plain lines, no terminal codes (the default when\n"
+	       "                        stdout is not a terminal; then -n 1 by default)\n"
+	       "  -n, --iterations=N    refresh N times, then exit\n"
+	       "  -d, --delay=SECONDS   between refreshes (default 1)\n"
+	       "  -a, --all             also the files of tpmons that are gone (stale)\n"
+	       "  -p, -t, -c, -m, -i    sort by pid, processes, cores, memory, I/O rate\n"
+	       "      --dir=DIR         read DIR instead of the runtime directory\n"
+	       "On a terminal: the same letters sort, q quits.\n");
+}
+
+/* 0 to go on, 1 served --help, -1 after a message. */
+static int top_parse(struct top_opts *t, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char why[128], *end;
+	int c;
+
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "bn:d:aptcmih", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': t->batch = true; break;
+		case 'a': t->all = true; break;
+		case 'D': t->dir = optarg; break;
+		case 'p': t->sort = SORT_PID; break;
+		case 't': t->sort = SORT_PROCS; break;
+		case 'c': t->sort = SORT_CORES; break;
+		case 'm': t->sort = SORT_MEMORY; break;
+		case 'i': t->sort = SORT_IO; break;
+		case 'h': top_usage(); return 1;
+		case 'n':
+			errno = 0;
+			t->iterations = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || t->iterations < 1) {
+				fprintf(stderr, "tpmon top: -n %s: expected a positive count\n", optarg);
+				return -1;
+			}
+			break;
+		case 'd':
+			if (units_parse_seconds(optarg, &t->delay, why, sizeof(why)) < 0 ||
+			    t->delay < 0.1) {
+				fprintf(stderr, "tpmon top: -d %s: %s\n", optarg,
+					t->delay < 0.1 ? "at least 0.1 s" : why);
+				return -1;
+			}
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tpmon top: %s: unexpected argument\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+int top_main(int argc, char **argv)
+{
+	struct top_opts t = { .iterations = -1, .delay = 1.0, .sort = SORT_MEMORY };
+	char *dir = NULL;
+	bool term;
+	long i;
+	int r;
+
+	r = top_parse(&t, argc, argv);
+	if (r)
+		return r > 0 ? 0 : 2;
+	if (!t.dir) {
+		dir = livedir_path();
+		t.dir = dir;
+	}
+	if (!t.dir) {
+		fprintf(stderr, "tpmon top: no runtime directory\n");
+		return 1;
+	}
+	term = !t.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	if (!term && t.iterations < 0)
+		t.iterations = 1;
+	if (term) {
+		signal(SIGINT, on_stop);
+		signal(SIGTERM, on_stop);
+		term_raw();
+	}
+	for (i = 0; t.iterations < 0 || i < t.iterations; i++) {
+		if (i > 0) {
+			if (term && !wait_key(&t, t.delay))
+				break;
+			if (!term) {
+				struct timespec ts = { (time_t)t.delay,
+						       (long)((t.delay - floor(t.delay)) * 1e9) };
+
+				nanosleep(&ts, NULL);
+				putchar('\n');
+			}
+		}
+		if (show(&t, term) < 0) {
+			r = 1;
+			break;
+		}
+	}
+	if (term)
+		term_restore();
+	free(dir);
+	return r;
+}
