@@ -3,7 +3,8 @@
  * sample in the shape of Slurm's grouped fields: measurement tpmon_task,
  * tags host, task, category, job and task_id (where known), fields in base
  * units.  Tag values go through influx_tag_value(): commas, '=', spaces
- * and backslashes escaped, and nothing that could end the line. */
+ * and the backslashes before them escaped, and nothing that could end
+ * the line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,11 @@ char *influx_tag_value(const char *s)
 
 	out = q = xmalloc(2 * strlen(shown) + 2);
 	for (p = shown; *p; p++) {
-		if (*p == ',' || *p == '=' || *p == ' ' || *p == '\\')
+		/* the parser takes a backslash and the byte after it as a
+		 * pair: one that would pair with a separator, another
+		 * backslash or the end is doubled; others ("\n") stay */
+		if (*p == ',' || *p == '=' || *p == ' ' ||
+		    (*p == '\\' && (!p[1] || strchr(",= \\", p[1]))))
 			*q++ = '\\';
 		*q++ = *p;
 	}

@@ -32,7 +32,6 @@
 #define REQUEST_TIMEOUT_MS 2000
 #define CATALOG_PORT 9097
 #define CATALOG_TIMEOUT 5.0	/* s */
-#define STUCK 0.5		/* s: a request in flight that long is not waited for */
 
 struct tp_sender {
 	pthread_t thread;
@@ -48,6 +47,9 @@ struct tp_sender {
 	bool busy;			/* a request in flight */
 	double busy_since;
 	bool last_failed;		/* the last request failed */
+	bool tried;			/* a request was made */
+	bool ever_ok;			/* one succeeded */
+	double slowest_ok;		/* the longest a successful one took, s */
 	unsigned long lines_total, lines_dropped;
 	unsigned long cat_total, cat_failed;
 	char influx_err[160], cat_err[160];	/* the first failure */
@@ -261,7 +263,9 @@ static int catalog_send(struct tp_sender *s, const char *text)
 
 static bool batch_ready(const struct tp_sender *s)
 {
-	return s->nlines && (s->closing || s->nlines >= BATCH_LINES ||
+	/* the first line goes at once: whether the collector answers is
+	 * then known early, and the exit knows whether to wait for it */
+	return s->nlines && (s->closing || !s->tried || s->nlines >= BATCH_LINES ||
 			     clock_mono() - s->oldest >= BATCH_AGE);
 }
 
@@ -283,6 +287,7 @@ static bool next_work(struct tp_sender *s, char ***lines, size_t *n, char **cat)
 			s->nlines = 0;
 			s->cat_text = NULL;
 			s->busy = true;
+			s->tried = true;
 			s->busy_since = clock_mono();
 			return true;
 		}
@@ -300,6 +305,18 @@ static bool next_work(struct tp_sender *s, char ***lines, size_t *n, char **cat)
 		}
 		pthread_cond_timedwait(&s->wake, &s->lock, &ts);
 	}
+}
+
+/* Under the lock: how long a successful request takes. */
+static void note_result(struct tp_sender *s, int r)
+{
+	double took = clock_mono() - s->busy_since;
+
+	if (r < 0)
+		return;
+	s->ever_ok = true;
+	if (took > s->slowest_ok)
+		s->slowest_ok = took;
 }
 
 /* Send @n lines as one body; they are freed. */
@@ -327,6 +344,7 @@ static void send_lines(struct tp_sender *s, char **lines, size_t n)
 	if (r < 0)
 		s->lines_dropped += n;
 	s->last_failed = r < 0;
+	note_result(s, r);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -349,6 +367,7 @@ static void *sender_thread(void *arg)
 			if (r < 0)
 				s->cat_failed++;
 			s->last_failed = r < 0;
+			note_result(s, r);
 			pthread_mutex_unlock(&s->lock);
 		}
 		pthread_mutex_lock(&s->lock);
@@ -457,14 +476,22 @@ void sender_catalog(struct tp_sender *s, char *text)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Under the lock: may the exit wait for the thread a little longer? */
+/* Under the lock: may the exit wait for the thread a little longer?  Only
+ * for a collector that has answered, and that answers in time: a request
+ * in flight for STUCK_FACTOR times the slowest answer so far (at least
+ * STUCK_MIN s, at most STUCK_MAX) is given up. */
+#define STUCK_FACTOR 4
+#define STUCK_MIN 0.1
+#define STUCK_MAX 0.5
 static bool worth_waiting(const struct tp_sender *s, double deadline)
 {
-	double now = clock_mono();
+	double now = clock_mono(), stuck = STUCK_FACTOR * s->slowest_ok;
 
-	if (now >= deadline || s->last_failed)
+	if (stuck > STUCK_MAX)
+		stuck = STUCK_MAX;
+	if (now >= deadline || s->last_failed || !s->ever_ok)
 		return false;
-	if (s->busy && now - s->busy_since > STUCK)
+	if (s->busy && now - s->busy_since > (stuck > STUCK_MIN ? stuck : STUCK_MIN))
 		return false;
 	return s->busy || s->nlines || s->cat_text;
 }
@@ -503,7 +530,9 @@ static void sender_exit(void)
 		curl_multi_wakeup(s->multi);
 #endif
 	pthread_mutex_unlock(&s->lock);
+	debug_msg("sender: waited %.3f s at exit", clock_mono() - deadline + SENDER_EXIT_WAIT);
 	pthread_join(s->thread, NULL);
+	debug_msg("sender: stopped %.3f s after exit", clock_mono() - deadline + SENDER_EXIT_WAIT);
 	/* what is left was never sent */
 	s->lines_dropped += s->nlines;
 	if (s->cat_text)
