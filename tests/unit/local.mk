@@ -27,3 +27,8 @@ tests_unit_test_cgroup_LDADD = $(TPMON_LIBS) -lm
 UNIT_TESTS += tests/unit/test-figures
 tests_unit_test_figures_SOURCES = tests/unit/test-figures.c tests/unit/tap.h
 tests_unit_test_figures_LDADD = $(TPMON_LIBS) -lm
+
+# the live formats and the runtime file's reader (src/live)
+UNIT_TESTS += tests/unit/test-live
+tests_unit_test_live_SOURCES = tests/unit/test-live.c tests/unit/tap.h
+tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS) -lm
