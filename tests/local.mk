@@ -45,3 +45,4 @@ include $(srcdir)/tests/trace-out.mk
 include $(srcdir)/tests/bench-stops.mk
 include $(srcdir)/tests/ship.mk
 include $(srcdir)/tests/batch.mk
+include $(srcdir)/tests/live.mk
