@@ -218,6 +218,10 @@ static int catalog_one(struct tp_sender *s, const char *hostport, const char *te
 	long p = colon ? strtol(colon + 1, NULL, 10) : env ? strtol(env, NULL, 10) : CATALOG_PORT;
 	int r;
 
+#ifdef TP_STATIC_GLIBC
+	/* a static glibc resolves names only beside its own NSS modules */
+	hints.ai_flags = AI_NUMERICHOST;
+#endif
 	snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - hostport) : (int)strlen(hostport),
 		 hostport);
 	snprintf(port, sizeof(port), "%ld", s->udp ? p : p + 1);
