@@ -38,11 +38,11 @@ char *catalog_text(const char *json, const char *uuid, const char *owner,
 void catalog_uuid(char *out)
 {
 	unsigned char b[16];
-	struct timespec ts;
-	size_t i;
 
 	if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
+		struct timespec ts;
 		uint64_t x;
+		size_t i;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		x = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() << 32 ^

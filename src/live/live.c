@@ -187,7 +187,6 @@ static void start_catalog(struct tp_live *l, const struct tp_options *o)
 struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 {
 	struct tp_live *l;
-	char why[512];
 
 	if (!o->live && !o->metrics_dir && !o->influxdb && !o->catalog_task_name)
 		return NULL;
@@ -213,6 +212,7 @@ struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 				    getenv("CATALOG_HOST") ? getenv("CATALOG_HOST") :
 				    "catalog.cse.nd.edu,backup-catalog.cse.nd.edu";
 		char *url = o->influxdb ? influx_write_url(o->influxdb) : NULL;
+		char why[512];
 
 		l->sender = sender_new(url, o->catalog_task_name ? hosts : NULL,
 				       proto && !strcmp(proto, "udp"), why, sizeof(why));

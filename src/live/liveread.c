@@ -69,20 +69,22 @@ int liveread_parse(const char *text, size_t len, struct tp_liverun *r)
 /* The file @name in @dfd, at most LIVEREAD_MAX bytes, into @r. */
 static int read_one(int dfd, const char *name, struct tp_liverun *r)
 {
-	char *buf = xmalloc(LIVEREAD_MAX);
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	char *buf;
 	size_t len = 0;
-	ssize_t n = 0;
+	ssize_t n;
 
-	if (fd >= 0) {
-		while (len < LIVEREAD_MAX && (n = read(fd, buf + len, LIVEREAD_MAX - len)) > 0)
-			len += (size_t)n;
-		if (n >= 0 && len < LIVEREAD_MAX)
-			ret = liveread_parse(buf, len, r);
-		if (ret == 0)
-			r->stale = !livedir_alive(r->pid, r->pid_start);
-		close(fd);
-	}
+	if (fd < 0)
+		return -1;
+	buf = xmalloc(LIVEREAD_MAX);
+	while (len < LIVEREAD_MAX && (n = read(fd, buf + len, LIVEREAD_MAX - len)) > 0)
+		len += (size_t)n;
+	/* a read error or a file too long for a runtime file: skipped */
+	if (n >= 0 && len < LIVEREAD_MAX)
+		ret = liveread_parse(buf, len, r);
+	if (ret == 0)
+		r->stale = !livedir_alive(r->pid, r->pid_start);
+	close(fd);
 	free(buf);
 	return ret;
 }

@@ -419,7 +419,9 @@ struct tp_sender *sender_new(const char *influx_url, const char *catalog, bool u
 	}
 #endif
 	s = xcalloc(1, sizeof(*s));
+#ifdef HAVE_LIBCURL
 	s->influx_url = influx_url ? xstrdup(influx_url) : NULL;
+#endif
 	s->catalog = catalog ? xstrdup(catalog) : NULL;
 	s->udp = udp;
 	pthread_mutex_init(&s->lock, NULL);
