@@ -218,7 +218,9 @@ struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 				       proto && !strcmp(proto, "udp"), why, sizeof(why));
 		if (!l->sender)
 			warn_msg("note: %s; nothing sent", why);
+#ifdef HAVE_LIBCURL
 		l->influx = url && l->sender;
+#endif
 		free(url);
 	}
 	return l;

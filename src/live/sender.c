@@ -5,9 +5,11 @@
  * BATCH_AGE s old, or at the end; one request at a time, with short
  * timeouts.  The thread is told to stop (abort) through a flag and
  * curl_multi_wakeup(), so a request that hangs is dropped at once. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -171,16 +173,63 @@ static int wait_fd(struct tp_sender *s, int fd, short events, double deadline)
 	return -1;
 }
 
-static int tcp_send(struct tp_sender *s, const struct addrinfo *a, const char *text)
+/* The address of @host (a name, or an IP address), port @port.  0, or
+ * -1 with the reason in @why.  A static glibc resolves names only beside
+ * its own NSS modules: there, IP addresses only, without getaddrinfo(). */
+struct address {
+	struct sockaddr_storage sa;
+	socklen_t len;
+};
+
+static int resolve(const char *host, int port, bool udp, struct address *a, const char **why)
+{
+#ifdef TP_STATIC_GLIBC
+	struct sockaddr_in *in = (struct sockaddr_in *)&a->sa;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&a->sa;
+
+	memset(a, 0, sizeof(*a));
+	if (inet_pton(AF_INET, host, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)port);
+		a->len = sizeof(*in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+		a->len = sizeof(*in6);
+		return 0;
+	}
+	*why = "a static tpmon takes IP addresses only";
+	return -1;
+#else
+	struct addrinfo hints = { .ai_socktype = udp ? SOCK_DGRAM : SOCK_STREAM }, *res;
+	char service[16];
+	int r;
+
+	snprintf(service, sizeof(service), "%d", port);
+	r = getaddrinfo(host, service, &hints, &res);
+	if (r) {
+		*why = gai_strerror(r);
+		return -1;
+	}
+	memcpy(&a->sa, res->ai_addr, res->ai_addrlen);
+	a->len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+#endif
+}
+
+static int tcp_send(struct tp_sender *s, const struct address *a, const char *text)
 {
 	double deadline = clock_mono() + CATALOG_TIMEOUT;
 	size_t len = strlen(text), off = 0;
-	int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), err = 0;
+	int fd = socket(a->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), err = 0;
 	socklen_t elen = sizeof(err);
 
 	if (fd < 0)
 		return -1;
-	if (connect(fd, a->ai_addr, a->ai_addrlen) < 0 && errno != EINPROGRESS)
+	if (connect(fd, (const struct sockaddr *)&a->sa, a->len) < 0 && errno != EINPROGRESS)
 		goto fail;
 	if (wait_fd(s, fd, POLLOUT, deadline) < 0)
 		goto fail;
@@ -208,43 +257,39 @@ fail:
 	return -1;
 }
 
-/* Send @text to one "host[:port]".  0, or -1 with a reason in s->cat_err. */
+/* Send @text to one "host[:port]" (port: CATALOG_PORT, else 9097), by
+ * UDP to the port or by TCP to the port + 1, as cctools does.  0, or -1
+ * with a reason in s->cat_err. */
 static int catalog_one(struct tp_sender *s, const char *hostport, const char *text)
 {
-	struct addrinfo hints = { .ai_socktype = s->udp ? SOCK_DGRAM : SOCK_STREAM }, *res;
-	char host[256], port[16];
 	const char *colon = strrchr(hostport, ':');
-	const char *env = getenv("CATALOG_PORT");
+	const char *env = getenv("CATALOG_PORT"), *why = NULL;
 	long p = colon ? strtol(colon + 1, NULL, 10) : env ? strtol(env, NULL, 10) : CATALOG_PORT;
+	struct address a;
+	char host[256];
 	int r;
 
-#ifdef TP_STATIC_GLIBC
-	/* a static glibc resolves names only beside its own NSS modules */
-	hints.ai_flags = AI_NUMERICHOST;
-#endif
 	snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - hostport) : (int)strlen(hostport),
 		 hostport);
-	snprintf(port, sizeof(port), "%ld", s->udp ? p : p + 1);
-	r = getaddrinfo(host, port, &hints, &res);
-	if (r) {
-		pthread_mutex_lock(&s->lock);
-		note_error(s->cat_err, sizeof(s->cat_err), gai_strerror(r));
-		pthread_mutex_unlock(&s->lock);
-		return -1;
+	if (p <= 0 || p >= 65535) {
+		why = "bad port";
+		r = -1;
+	} else {
+		r = resolve(host, (int)(s->udp ? p : p + 1), s->udp, &a, &why);
 	}
-	if (s->udp) {
-		int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (r == 0 && s->udp) {
+		int fd = socket(a.sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-		r = fd < 0 || sendto(fd, text, strlen(text), 0, res->ai_addr, res->ai_addrlen) < 0 ? -1 : 0;
+		r = fd < 0 || sendto(fd, text, strlen(text), 0, (const struct sockaddr *)&a.sa,
+				     a.len) < 0 ? -1 : 0;
 		if (fd >= 0)
 			close(fd);
-	} else {
-		r = tcp_send(s, res, text);
+	} else if (r == 0) {
+		r = tcp_send(s, &a, text);
 	}
-	freeaddrinfo(res);
 	if (r < 0) {
 		pthread_mutex_lock(&s->lock);
-		note_error(s->cat_err, sizeof(s->cat_err), strerror(errno));
+		note_error(s->cat_err, sizeof(s->cat_err), why ? why : strerror(errno));
 		pthread_mutex_unlock(&s->lock);
 	}
 	return r;
@@ -413,10 +458,12 @@ struct tp_sender *sender_new(const char *influx_url, const char *catalog, bool u
 	int r;
 
 #ifndef HAVE_LIBCURL
-	if (influx_url) {
+	if (influx_url && !catalog) {
 		snprintf(why, whylen, "--influxdb: this tpmon was built without libcurl");
 		return NULL;
 	}
+	if (influx_url)
+		warn_msg("note: --influxdb: this tpmon was built without libcurl; nothing sent");
 #endif
 	s = xcalloc(1, sizeof(*s));
 #ifdef HAVE_LIBCURL
