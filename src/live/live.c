@@ -123,9 +123,11 @@ static void meta_init(struct tp_live *l, const struct tp_options *o, double star
 	l->m.interval = o->interval;
 }
 
-/* @f in @dir (made private when @private_dir), named @name. */
+/* @f in @dir (made private when @private_dir), named @name; a directory
+ * that cannot be had is told (only in debug output if @quiet and it is
+ * not someone else's). */
 static void file_open(struct live_file *f, const char *dir, char *name, mode_t mode,
-		      bool private_dir, const char *what)
+		      bool private_dir, bool quiet, const char *what)
 {
 	char why[512];
 
@@ -139,8 +141,12 @@ static void file_open(struct live_file *f, const char *dir, char *name, mode_t m
 		if (f->dfd < 0)
 			snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
 	}
-	if (f->dfd < 0)
+	/* a default runtime directory that cannot be made (a chroot
+	 * without /run, a container) is no news; one that is not ours is */
+	if (f->dfd < 0 && (!quiet || errno == EPERM))
 		warn_msg("note: %s: %s; not written", what, why);
+	else if (f->dfd < 0)
+		debug_msg("%s: %s; not written", what, why);
 }
 
 static void file_write(struct live_file *f, const char *text)
@@ -197,14 +203,16 @@ struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 	if (o->live) {
 		char *dir = livedir_path();
 
+		const char *env = getenv("TPMON_RUNTIME_DIR");
+
 		if (dir)
 			file_open(&l->run, dir, xasprintf("%d%s", (int)l->m.pid, LIVEDIR_SUFFIX), 0600,
-				  true, "runtime directory");
+				  true, !(env && *env), "runtime directory");
 		free(dir);
 	}
 	if (o->metrics_dir)
 		file_open(&l->prom, o->metrics_dir, xasprintf("tpmon-%d.prom", (int)l->m.pid), 0644,
-			  false, "--metrics-dir");
+			  false, false, "--metrics-dir");
 	start_catalog(l, o);
 	if (o->influxdb || o->catalog_task_name) {
 		const char *proto = getenv("CATALOG_UPDATE_PROTOCOL");

@@ -44,11 +44,13 @@ int livedir_open(const char *dir, char *why, size_t whylen)
 	if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
 		snprintf(why, whylen, "%s: not owned by this user", dir);
 		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	if ((st.st_mode & 0077) && fchmod(fd, 0700) < 0) {
 		snprintf(why, whylen, "%s: cannot make it private: %s", dir, strerror(errno));
 		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	return fd;

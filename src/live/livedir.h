@@ -16,7 +16,8 @@ char *livedir_path(void);
 
 /* Make @dir (one level) if needed and check that it is ours: a directory,
  * not a link, owned by this user, mode 0700 (narrowed if wider).  Returns
- * a descriptor (O_PATH) or -1 after filling @why. */
+ * a descriptor or -1 after filling @why, errno EPERM when it exists but
+ * is not ours (or cannot be made private). */
 int livedir_open(const char *dir, char *why, size_t whylen);
 
 /* The start time of process @pid, in clock ticks after boot (field 22 of
