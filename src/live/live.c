@@ -226,9 +226,7 @@ struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 				       proto && !strcmp(proto, "udp"), why, sizeof(why));
 		if (!l->sender)
 			warn_msg("note: %s; nothing sent", why);
-#ifdef HAVE_LIBCURL
-		l->influx = url && l->sender;
-#endif
+		l->influx = sender_influx_on(l->sender);
 		free(url);
 	}
 	return l;

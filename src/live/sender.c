@@ -21,6 +21,7 @@
 #include <unistd.h>
 #ifdef HAVE_LIBCURL
 #include <curl/curl.h>
+#include <dlfcn.h>
 #endif
 #include "clock.h"
 #include "error.h"
@@ -34,6 +35,30 @@
 #define REQUEST_TIMEOUT_MS 2000
 #define CATALOG_PORT 9097
 #define CATALOG_TIMEOUT 5.0	/* s */
+
+#ifdef HAVE_LIBCURL
+/* libcurl, loaded with dlopen() only for --influxdb: linked, it and the
+ * libraries it needs (36 of them in Debian) cost every run of tpmon 6 MB
+ * of resident memory.  Only these functions are used. */
+struct curl_api {
+	void *dl;
+	CURLcode (*global_init)(long);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+	CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+	CURLMcode (*multi_perform)(CURLM *, int *);
+	CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned, int, int *);
+	CURLMcode (*multi_wakeup)(CURLM *);
+	CURLMsg *(*multi_info_read)(CURLM *, int *);
+	CURLMcode (*multi_cleanup)(CURLM *);
+};
+#endif
 
 struct tp_sender {
 	pthread_t thread;
@@ -56,6 +81,7 @@ struct tp_sender {
 	unsigned long cat_total, cat_failed;
 	char influx_err[160], cat_err[160];	/* the first failure */
 #ifdef HAVE_LIBCURL
+	struct curl_api cu;		/* loaded, or cu.dl NULL */
 	CURLM *multi;
 #endif
 };
@@ -89,10 +115,46 @@ static size_t discard_cb(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/* Load libcurl into @c.  0, or -1 after filling @why. */
+static int curl_load(struct curl_api *c, char *why, size_t whylen)
+{
+	static const char *const names[] = {
+		"curl_global_init", "curl_global_cleanup", "curl_easy_init", "curl_easy_setopt",
+		"curl_easy_getinfo", "curl_easy_cleanup", "curl_easy_strerror", "curl_multi_init",
+		"curl_multi_add_handle", "curl_multi_remove_handle", "curl_multi_perform",
+		"curl_multi_poll", "curl_multi_wakeup", "curl_multi_info_read", "curl_multi_cleanup",
+	};
+	void **slot[] = {
+		(void **)&c->global_init, (void **)&c->global_cleanup, (void **)&c->easy_init,
+		(void **)&c->easy_setopt, (void **)&c->easy_getinfo, (void **)&c->easy_cleanup,
+		(void **)&c->easy_strerror, (void **)&c->multi_init, (void **)&c->multi_add_handle,
+		(void **)&c->multi_remove_handle, (void **)&c->multi_perform, (void **)&c->multi_poll,
+		(void **)&c->multi_wakeup, (void **)&c->multi_info_read, (void **)&c->multi_cleanup,
+	};
+	size_t i;
+
+	c->dl = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+	if (!c->dl) {
+		snprintf(why, whylen, "--influxdb: cannot load libcurl: %s", dlerror());
+		return -1;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		*slot[i] = dlsym(c->dl, names[i]);
+		if (!*slot[i]) {
+			/* curl_multi_wakeup: 7.68 (2020) */
+			snprintf(why, whylen, "--influxdb: libcurl has no %s (too old)", names[i]);
+			dlclose(c->dl);
+			c->dl = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* POST @body; 0, or -1 with the reason in s->influx_err. */
 static int influx_post(struct tp_sender *s, const char *body, size_t len)
 {
-	CURL *h = curl_easy_init();
+	CURL *h = s->cu.easy_init();
 	CURLcode res = CURLE_OK;
 	long code = 0;
 	int running = 1;
@@ -101,36 +163,36 @@ static int influx_post(struct tp_sender *s, const char *body, size_t len)
 
 	if (!h)
 		return -1;
-	curl_easy_setopt(h, CURLOPT_URL, s->influx_url);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)len);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)REQUEST_TIMEOUT_MS);
-	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, aborted_cb);
-	curl_easy_setopt(h, CURLOPT_XFERINFODATA, s);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard_cb);
-	curl_multi_add_handle(s->multi, h);
+	s->cu.easy_setopt(h, CURLOPT_URL, s->influx_url);
+	s->cu.easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	s->cu.easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)len);
+	s->cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	s->cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
+	s->cu.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)REQUEST_TIMEOUT_MS);
+	s->cu.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	s->cu.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, aborted_cb);
+	s->cu.easy_setopt(h, CURLOPT_XFERINFODATA, s);
+	s->cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, discard_cb);
+	s->cu.multi_add_handle(s->multi, h);
 	while (running) {
-		if (curl_multi_perform(s->multi, &running) != CURLM_OK)
+		if (s->cu.multi_perform(s->multi, &running) != CURLM_OK)
 			break;
-		if (running && curl_multi_poll(s->multi, NULL, 0, 200, NULL) != CURLM_OK)
+		if (running && s->cu.multi_poll(s->multi, NULL, 0, 200, NULL) != CURLM_OK)
 			break;
 		if (aborted_cb(s, 0, 0, 0, 0)) {
 			res = CURLE_ABORTED_BY_CALLBACK;
 			break;
 		}
 	}
-	while ((msg = curl_multi_info_read(s->multi, &left)))
+	while ((msg = s->cu.multi_info_read(s->multi, &left)))
 		if (msg->msg == CURLMSG_DONE && res == CURLE_OK)
 			res = msg->data.result;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	curl_multi_remove_handle(s->multi, h);
-	curl_easy_cleanup(h);
+	s->cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	s->cu.multi_remove_handle(s->multi, h);
+	s->cu.easy_cleanup(h);
 	pthread_mutex_lock(&s->lock);
 	if (res != CURLE_OK)
-		note_error(s->influx_err, sizeof(s->influx_err), curl_easy_strerror(res));
+		note_error(s->influx_err, sizeof(s->influx_err), s->cu.easy_strerror(res));
 	else if ((code < 200 || code > 299) && !s->influx_err[0])
 		snprintf(s->influx_err, sizeof(s->influx_err), "HTTP status %ld", code);
 	pthread_mutex_unlock(&s->lock);
@@ -438,9 +500,11 @@ static void sender_free(struct tp_sender *s)
 	free(s->cat_text);
 #ifdef HAVE_LIBCURL
 	if (s->multi) {
-		curl_multi_cleanup(s->multi);
-		curl_global_cleanup();
+		s->cu.multi_cleanup(s->multi);
+		s->cu.global_cleanup();
 	}
+	/* libcurl stays loaded: its libraries may hold thread keys and
+	 * atexit handlers */
 #endif
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
@@ -477,9 +541,18 @@ struct tp_sender *sender_new(const char *influx_url, const char *catalog, bool u
 	pthread_cond_init(&s->wake, &ca);
 	pthread_condattr_destroy(&ca);
 #ifdef HAVE_LIBCURL
-	if (influx_url) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		s->multi = curl_multi_init();
+	if (s->influx_url && curl_load(&s->cu, why, whylen) < 0) {
+		if (!s->catalog) {
+			sender_free(s);
+			return NULL;
+		}
+		warn_msg("note: %s; nothing sent to InfluxDB", why);
+		free(s->influx_url);
+		s->influx_url = NULL;
+	}
+	if (s->influx_url) {
+		s->cu.global_init(CURL_GLOBAL_DEFAULT);
+		s->multi = s->cu.multi_init();
 	}
 #endif
 	/* the loop takes its signals with sigtimedwait(): none may go to
@@ -494,6 +567,11 @@ struct tp_sender *sender_new(const char *influx_url, const char *catalog, bool u
 		return NULL;
 	}
 	return s;
+}
+
+bool sender_influx_on(const struct tp_sender *s)
+{
+	return s && s->influx_url;
 }
 
 void sender_influx(struct tp_sender *s, char *line)
@@ -580,7 +658,7 @@ static void sender_exit(void)
 	pthread_cond_signal(&s->wake);
 #ifdef HAVE_LIBCURL
 	if (s->multi)
-		curl_multi_wakeup(s->multi);
+		s->cu.multi_wakeup(s->multi);
 #endif
 	pthread_mutex_unlock(&s->lock);
 	debug_msg("sender: waited %.3f s at exit", clock_mono() - deadline + SENDER_EXIT_WAIT);

@@ -17,10 +17,13 @@ struct tp_sender;
 /* A sender for InfluxDB's write URL @influx_url (NULL: none) and the
  * catalog servers @catalog ("host[:port],...", NULL: none; @udp: by UDP
  * to the port, else TCP to the port + 1, as cctools does).  NULL after
- * filling @why (no libcurl in this build, no thread). */
+ * filling @why (no libcurl, no thread).  libcurl is loaded (dlopen) only
+ * for InfluxDB. */
 struct tp_sender *sender_new(const char *influx_url, const char *catalog, bool udp,
 			     char *why, size_t whylen);
 
+/* Does @s send to InfluxDB (libcurl could be loaded)? */
+bool sender_influx_on(const struct tp_sender *s);
 /* Queue one line of line protocol (taken over). */
 void sender_influx(struct tp_sender *s, char *line);
 /* Queue a catalog update (taken over), replacing one not yet sent. */
