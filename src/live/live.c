@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "error.h"
 #include "livedir.h"
+#include "liveread.h"
 #include "liveint.h"
 #include "resources.h"
 #include "sender.h"
@@ -208,6 +209,12 @@ struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 		if (dir)
 			file_open(&l->run, dir, xasprintf("%d%s", (int)l->m.pid, LIVEDIR_SUFFIX), 0600,
 				  true, !(env && *env), "runtime directory");
+		/* the files of killed tpmons go; a reader knows them anyway */
+		if (l->run.dfd >= 0) {
+			unsigned n = liveread_sweep(l->run.dfd);
+
+			debug_msg("runtime directory: %u stale files removed", n);
+		}
 		free(dir);
 	}
 	if (o->metrics_dir)

@@ -89,6 +89,14 @@ static int read_one(int dfd, const char *name, struct tp_liverun *r)
 	return ret;
 }
 
+static void liveread_free_one(struct tp_liverun *r)
+{
+	free(r->command);
+	free(r->category);
+	free(r->task);
+	free(r->state);
+}
+
 static bool is_runtime_name(const char *name)
 {
 	size_t n = strlen(name), s = strlen(LIVEDIR_SUFFIX);
@@ -121,15 +129,39 @@ int liveread_dir(const char *dir, struct tp_liverun **runs, size_t *n)
 	return 0;
 }
 
+unsigned liveread_sweep(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	unsigned seen = 0, removed = 0;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((e = readdir(d)) && seen < LIVEREAD_FILES) {
+		struct tp_liverun r;
+
+		if (!is_runtime_name(e->d_name))
+			continue;
+		seen++;
+		if (read_one(dirfd(d), e->d_name, &r) < 0)
+			continue;
+		if (r.stale && unlinkat(dirfd(d), e->d_name, 0) == 0)
+			removed++;
+		liveread_free_one(&r);
+	}
+	closedir(d);
+	return removed;
+}
+
 void liveread_free(struct tp_liverun *runs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(runs[i].command);
-		free(runs[i].category);
-		free(runs[i].task);
-		free(runs[i].state);
-	}
+	for (i = 0; i < n; i++)
+		liveread_free_one(&runs[i]);
 	free(runs);
 }

@@ -38,4 +38,8 @@ int liveread_dir(const char *dir, struct tp_liverun **runs, size_t *n);
 
 void liveread_free(struct tp_liverun *runs, size_t n);
 
+/* Remove the stale runtime files in the directory @dfd (borrowed): those
+ * of tpmons killed before they could (SIGKILL).  Returns how many. */
+unsigned liveread_sweep(int dfd);
+
 #endif
