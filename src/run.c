@@ -174,6 +174,7 @@ void run_fill_report(struct tp_run *r, double t, bool final)
 	}
 	if (r->net) {
 		in.net_known = true;
+		in.net_exact = net_bytes_exact(r->net);
 		net_totals(r->net, &in.net_sent, &in.net_recv);
 	}
 	if (gpu_figures(r->gpu, &g))
@@ -183,8 +184,12 @@ void run_fill_report(struct tp_run *r, double t, bool final)
 	if (r->cg) {
 		cgroup_figures(r->cg->task, &cgf);
 		in.cgroup = &cgf;
-		in.cgroup_io = r->tk->ops == &track_cgroup_ops;
+		/* untraced, the sampled I/O misses processes: io.stat counts
+		 * every one that ran in the cgroup */
+		in.cgroup_io = r->tk->ops != &track_ptrace_ops;
 	}
+	in.max_threads = r->tree.max_threads;
+	in.tracking_attach = r->o->pid != 0;
 	in.tracking_ptrace = r->tk->ops == &track_ptrace_ops;
 	in.tracking_cgroup = r->tk->ops == &track_cgroup_ops;
 	in.processes_partial = r->tk->counts_partial;

@@ -188,6 +188,8 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return status;
 	}
+	/* a fatal error (out of memory) is a monitor error to the engines */
+	error_set_die_status(failure(&o, TP_EXIT_FAILURE));
 	if (o.exit_codes == TP_CODES_CCTOOLS)
 		make_parents(o.template);
 	if (check_outputs(&o) < 0) {

@@ -12,6 +12,7 @@
 
 bool debug_enabled;
 static int debug_fd = STDERR_FILENO;
+static int die_status = TP_EXIT_FAILURE;
 
 /* Where warn_msg() lines go.  Until the options are parsed the exit-status
  * convention (and so the destination) is unknown: lines are held. */
@@ -134,7 +135,12 @@ void error_msg_and_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(STDERR_FILENO, "", 0, fmt, ap);
 	va_end(ap);
-	exit(TP_EXIT_FAILURE);
+	exit(die_status);
+}
+
+void error_set_die_status(int status)
+{
+	die_status = status;
 }
 
 void debug_msg_impl(const char *fmt, ...)

@@ -20,7 +20,12 @@ extern bool debug_enabled;
 void error_set_debug_file(const char *path);
 void error_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void perror_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
+/* Prints, then exits with the status set by error_set_die_status()
+ * (TP_EXIT_FAILURE until then). */
 void error_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
+/* The status of a fatal error: main() sets it once the mode is known
+ * (cctools mode: 4, resource_monitor's monitor error). */
+void error_set_die_status(int status);
 /* A note or warning that does not stop tpmon.  On stderr in tpmon's own
  * mode; in cctools mode (where stderr is the task's output that the engine
  * returns) only in the -o debug file, or nowhere.  Lines written before

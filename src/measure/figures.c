@@ -110,6 +110,8 @@ void figures_sample(struct tp_figures *f, const struct tp_sample *s, unsigned ma
 	figures_peak(f, TP_RES_MAX_CONCURRENT_PROCESSES, (double)max_live, t);
 	figures_peak(f, TP_RES_TOTAL_PROCESSES, (double)total, t);
 	f->cur[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)s->nprocs;
+	if (s->stat_threads > f->threads_sampled)
+		f->threads_sampled = s->stat_threads;
 	snap_peak(f, TP_RES_MAX_CONCURRENT_PROCESSES, (double)s->nprocs);
 	debug_msg("sample t=%.3f procs=%u rss=%.1f pss=%.1f stable=%d", s->t, s->nprocs,
 		  s->rss_mb, s->pss_mb, (int)s->pss_stable);
@@ -255,6 +257,37 @@ static double take_cgroup(struct tp_report *rep, const struct tp_cg_figures *cg,
 	return cpu;
 }
 
+/* Which figures are lower bounds (quality.c), from what the run knows. */
+static void fill_quality(struct tp_report *rep, const struct tp_fill *in, bool outer_whole)
+{
+	struct tp_quality_in q;
+	const struct tp_cg_figures *cg = in->cgroup;
+
+	q.tracked = in->tracking_cgroup ? TP_TRACKED_CGROUP :
+		    !in->tracking_ptrace ? TP_TRACKED_POLL :
+		    in->tracking_attach ? TP_TRACKED_ATTACH : TP_TRACKED_PTRACE;
+	q.counts_partial = in->processes_partial;
+	q.outer_whole = outer_whole;
+	q.cgroup_cpu = cg && (cg->known & TP_CGF_CPU);
+	q.cgroup_io = cg && in->cgroup_io && (cg->known & TP_CGF_IO);
+	q.net_exact = in->net_exact;
+	q.disk_partial = rep->disk_partial;
+	quality_lower_bounds(&q, rep->lower);
+}
+
+/* The peak of live threads: the table's, which holds every thread when
+ * the tracker sees them born (ptrace); else the samples' too. */
+static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
+{
+	struct tp_report *rep = f->rep;
+	unsigned v = in->max_threads;
+
+	if (!in->tracking_ptrace && f->threads_sampled > v)
+		v = f->threads_sampled;
+	rep->max_threads = v;
+	rep->threads_known = v > 0;
+}
+
 void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool final)
 {
 	struct tp_report *rep = f->rep;
@@ -332,6 +365,8 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 	rep->tracking_ptrace = in->tracking_ptrace;
 	rep->tracking_cgroup = in->tracking_cgroup;
 	rep->processes_partial = in->processes_partial;
+	fill_threads(f, in);
+	fill_quality(rep, in, nt && final && nt->whole);
 }
 
 void figures_exit(struct tp_figures *f, bool known, int root_status)

@@ -17,6 +17,7 @@
 #include "limitset.h"
 #include "nested.h"
 #include "ptree.h"
+#include "quality.h"
 #include "ratewin.h"
 #include "resources.h"
 #include "sampler.h"
@@ -63,6 +64,10 @@ struct tp_report {
 	bool tracking_cgroup;		/* --tracking=cgroup */
 	bool processes_partial;		/* with it: the process counts are lower
 					 * bounds (no proc connector, events lost) */
+	bool lower[TP_FIG__COUNT];	/* the figures that are lower bounds
+					 * (quality.h), null ones aside */
+	double max_threads;		/* peak of the tree's live threads */
+	bool threads_known;
 	char *cgroup;			/* the task's cgroup, owned, or NULL */
 	struct tp_cg_figures cgf;	/* what the kernel said of it */
 	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
@@ -89,6 +94,7 @@ struct tp_figures {
 	struct tp_utilization usage;	/* utilization and memory growth */
 	double pss_unstable;		/* largest PSS sum read while it changed */
 	double reaped_cpu;		/* CPU time wait() reported (poll mode) */
+	unsigned threads_sampled;	/* peak of the samples' thread counts */
 	double snap_start;		/* s from start: the current snapshot's */
 	double snap_value[TP_RES__COUNT];	/* peaks since snap_start */
 	bool snap_known[TP_RES__COUNT];
@@ -140,7 +146,10 @@ struct tp_fill {
 	double load;
 	long machine_cpus;
 	bool tracking_ptrace, tracking_cgroup;
+	bool tracking_attach;		/* --pid (with tracking_ptrace) */
 	bool processes_partial;		/* the tracker's counts are lower bounds */
+	bool net_exact;			/* net_bytes_exact(): no socket missed */
+	unsigned max_threads;		/* the table's peak of live threads */
 	const struct tp_cg_figures *cgroup;	/* the task's cgroup's, or NULL */
 	bool cgroup_io;			/* its io.stat bytes count (--tracking=cgroup) */
 };

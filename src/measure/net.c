@@ -58,6 +58,8 @@ struct tp_net {
 	size_t nino, ino_cap;
 	bool had_sockets;		/* the last sample saw sockets of the tree */
 	bool trapping;			/* connect and accept are caught */
+	bool missed;			/* a socket may have been missed: the
+					 * figures are lower bounds */
 	bool per_family;		/* TCPDIAG_GETSOCK refused: a dump per family */
 	bool paced;			/* dumps bounded to DUMP_CPU_SHARE */
 	double next_dump;		/* paced: no dump before (clock_mono) */
@@ -422,9 +424,12 @@ static void drain_destroyed(struct tp_net *n)
 		ssize_t len = recv(n->destroy_fd, buf, sizeof(buf), 0);
 		if (len < 0 && errno == EINTR)
 			continue;
-		if (len < 0 && errno == ENOBUFS && !warned) {
+		if (len < 0 && errno == ENOBUFS) {
+			n->missed = true;
+			if (!warned)
+				debug_msg("sock_diag: socket destructions lost (buffer overflow): "
+					  "bytes_sent and bytes_received are lower bounds");
 			warned = true;
-			debug_msg("sock_diag: socket destructions lost (buffer overflow)");
 			continue;
 		}
 		if (len <= 0)
@@ -677,6 +682,16 @@ static void note_socket(struct tp_net *n, int fd, bool connecting)
 	}
 }
 
+/* A connect or accept that could not be looked at: its socket may be
+ * missed (closed before a dump lists it).  Said once. */
+static void missed(struct tp_net *n, const char *what, int err)
+{
+	if (!n->missed)
+		warn_msg("%s: %s: bytes_sent and bytes_received are lower bounds", what,
+			   strerror(err));
+	n->missed = true;
+}
+
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
@@ -688,8 +703,12 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 	drain_destroyed(n);	/* keeps the announcements from piling up */
 	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
-	    info.op != PTRACE_SYSCALL_INFO_SECCOMP)
+	    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+		/* EIO before 5.3; ESRCH: the tracee is gone, and so is its call */
+		if (errno != ESRCH)
+			missed(n, "PTRACE_GET_SYSCALL_INFO", errno ? errno : EINVAL);
 		return;
+	}
 	connecting = info.seccomp.nr == SYS_connect;
 	/* an accept on a socket noted before costs one readlink(), not
 	 * the copy and four calls on it */
@@ -698,14 +717,23 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 			return;
 	}
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0)
+	if (pidfd < 0) {
+		/* ENOSYS before 5.3; ESRCH: gone */
+		if (errno != ESRCH)
+			missed(n, "pidfd_open", errno);
 		return;
+	}
 	/* a copy of the tracee's descriptor; closing it leaves the socket
 	 * to the tracee */
 	fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)info.seccomp.args[0], 0);
 	close(pidfd);
-	if (fd < 0)
+	if (fd < 0) {
+		/* ENOSYS before 5.6, EPERM; EBADF: not a descriptor, the
+		 * call fails as well; ESRCH: gone */
+		if (errno != EBADF && errno != ESRCH)
+			missed(n, "pidfd_getfd", errno);
 		return;
+	}
 	note_socket(n, fd, connecting);
 	close(fd);
 }
@@ -758,6 +786,15 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 			quiet_since = clock_mono();
 		}
 	}
-	if (unannounced(n))
+	if (unannounced(n)) {
 		debug_msg("sock_diag: %zu connections ended unannounced", unannounced(n));
+		n->missed = true;
+	}
+}
+
+bool net_bytes_exact(const struct tp_net *n)
+{
+	/* every connect and accept of the tree stopped and was looked at,
+	 * and the last figures of every socket closed came */
+	return n && n->trapping && n->destroy_fd >= 0 && !n->missed;
 }

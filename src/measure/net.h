@@ -57,6 +57,14 @@ void net_end(struct tp_net *n, struct tp_ptree *t);
  * likewise.  Reads the descriptor through pidfd_getfd(). */
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid);
 
+/* Are the totals exact: was every TCP socket of the tree seen?  True only
+ * when the tree's connect and accept calls stop (net_set_trapping()), each
+ * was looked at (PTRACE_GET_SYSCALL_INFO, pidfd_open and pidfd_getfd
+ * answered), and the destruction of every socket was announced.  Else the
+ * figures are lower bounds (a socket opened and closed between two samples
+ * is missed). */
+bool net_bytes_exact(const struct tp_net *n);
+
 /* Totals so far, bytes. */
 void net_totals(const struct tp_net *n, uint64_t *sent, uint64_t *received);
 

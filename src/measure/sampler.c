@@ -180,6 +180,7 @@ static int sample_proc(struct tp_sampler *sm, struct tp_proc *p, double now)
 	if (st.state == 'Z' || st.state == 'X' || (st.flags & PROC_PF_EXITING))
 		sm->exiting++;
 	p->single = st.num_threads == 1;
+	p->stat_threads = st.num_threads > 0 ? (unsigned)st.num_threads : 1;
 	if (p->life && st.num_threads > (long)p->life->threads_peak)
 		p->life->threads_peak = (unsigned)st.num_threads;
 	p->run_ns = have_run ? run_ns : UINT64_MAX;
@@ -418,6 +419,7 @@ static void fill_sample(struct tp_sampler *sm, struct tp_sample *s, bool stable)
 		 * instants, so hold the sum to that */
 		pss += p->pss_kb && p->pss_kb < p->rss_kb ? p->pss_kb : p->rss_kb;
 		swap += p->swap_kb;
+		s->stat_threads += p->stat_threads ? p->stat_threads : 1;
 	}
 	s->biggest_pid = sz.biggest;
 	s->rss_mb = (double)sz.rss_kb / 1024.0;

@@ -14,6 +14,8 @@ struct tp_sample {
 	double cpu_s;			/* whole tree so far, dead included */
 	struct tp_acct acct;		/* whole tree so far, dead included */
 	unsigned nprocs, nthreads;
+	unsigned stat_threads;		/* the live processes' threads, from
+					 * their stat at their last read */
 	unsigned long total_processes;
 	pid_t biggest_pid;		/* process with the largest RSS */
 	unsigned exiting;		/* processes seen exiting (memory being freed) */

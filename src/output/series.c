@@ -32,9 +32,11 @@ static const char header[] =
 	"# bytes_received and bytes_sent in megabytes, over TCP (IPv4 and IPv6, loopback included).\n"
 	"# cpu_time, bytes_read, bytes_written, bytes_sent, and bytes_received show cummulative values.\n"
 	"# wall_clock, max_concurrent_processes, virtual, resident, swap, files, and disk show values at the sample point.\n"
-	"# bytes_received, bytes_sent and bandwidth are 0 when sock_diag is not available.\n"
+	"# nan: unknown (bytes_received, bytes_sent and bandwidth without sock_diag, bandwidth\n"
+	"# until its window is full, total_files and disk until the first walk or without it,\n"
+	"# machine_load when /proc/loadavg is unreadable, the GPU columns without NVML).\n"
 	"# gpus: distinct GPUs used so far; gpu_memory in megabytes and gpu_cores (SM utilization,\n"
-	"# in GPUs) at the sample; all three 0 without NVML.\n"
+	"# in GPUs) at the sample.\n"
 	"# memory_pss (MB): the sum of each live process's latest PSS, at most its RSS (nan with none).\n"
 	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory "
 	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk "
@@ -107,27 +109,61 @@ static int append(struct tp_series *se, const char *line, size_t len)
 	return r;
 }
 
-/* One line of the cctools-shaped file: rmonitor_log_row()'s columns with
- * the decimals of cctools' rmsummary_resource_to_str(). */
-static void add_cctools(struct tp_series *se, const struct tp_sample *s,
-			const struct tp_report *rep, const double *cur)
+/* A column of @v with @decimals, "nan" when it is not @known: an unknown
+ * value is never written as 0. */
+struct col { char s[40]; };
+
+static const char *col(struct col *c, bool known, double v, int decimals)
 {
+	if (known)
+		snprintf(c->s, sizeof(c->s), "%.*f", decimals, v);
+	else
+		snprintf(c->s, sizeof(c->s), "nan");
+	return c->s;
+}
+
+/* The columns that may be unknown, as both files write them. */
+enum { C_RECV, C_SENT, C_BW, C_LOAD, C_FILES, C_DISK, C_GPUS, C_GPU_MEM, C_GPU_CORES,
+       C__COUNT };
+
+static void unknowable(struct col *c, const struct tp_figures *f, int net_decimals)
+{
+	const struct tp_report *rep = f->rep;
+	const double *cur = f->cur;
+
+	col(&c[C_RECV], rep->known[TP_RES_BYTES_RECEIVED], cur[TP_RES_BYTES_RECEIVED], net_decimals);
+	col(&c[C_SENT], rep->known[TP_RES_BYTES_SENT], cur[TP_RES_BYTES_SENT], net_decimals);
+	/* bandwidth: a rate once its window is full */
+	col(&c[C_BW], rep->known[TP_RES_BANDWIDTH] && f->cur_known[TP_RES_BANDWIDTH],
+	    cur[TP_RES_BANDWIDTH], 3);
+	col(&c[C_LOAD], rep->load_known, rep->machine_load, 0);
+	col(&c[C_FILES], rep->known[TP_RES_TOTAL_FILES], cur[TP_RES_TOTAL_FILES], 0);
+	col(&c[C_DISK], rep->known[TP_RES_DISK], cur[TP_RES_DISK], 0);
+	col(&c[C_GPUS], rep->known[TP_RES_GPUS], cur[TP_RES_GPUS], 0);
+	col(&c[C_GPU_MEM], rep->known[TP_RES_GPU_MEMORY], cur[TP_RES_GPU_MEMORY], 3);
+	col(&c[C_GPU_CORES], rep->gpu_known, rep->gpu_cores_now, 3);
+}
+
+/* One line of the cctools-shaped file: rmonitor_log_row()'s columns with
+ * the decimals of cctools' rmsummary_resource_to_str(); "nan" where
+ * tpmon does not know the value (resource_monitor measures them all). */
+static void add_cctools(struct tp_series *se, const struct tp_sample *s,
+			const struct tp_figures *f)
+{
+	const struct tp_report *rep = f->rep;
+	struct col c[C__COUNT];
 	char line[2048], disk[256] = "";
 	int n;
 
+	unknowable(c, f, 0);
 	if (se->disk)
-		snprintf(disk, sizeof(disk), " %.0f %.0f",
-			 rep->known[TP_RES_TOTAL_FILES] ? cur[TP_RES_TOTAL_FILES] : 0.0,
-			 rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0);
-	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.3f %.0f%s\n",
-		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
+		snprintf(disk, sizeof(disk), " %s %s", c[C_FILES].s, c[C_DISK].s);
+	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %s %s %s %s%s\n",
+		rep->start + s->t, s->cpu_s, f->cur[TP_RES_CORES], s->nprocs,
 		s->vm_mb, s->rss_mb, s->swap_mb,
 		(double)s->acct.io.read_bytes / 1048576.0,
 		(double)s->acct.io.write_bytes / 1048576.0,
-		rep->known[TP_RES_BYTES_RECEIVED] ? cur[TP_RES_BYTES_RECEIVED] : 0.0,
-		rep->known[TP_RES_BYTES_SENT] ? cur[TP_RES_BYTES_SENT] : 0.0,
-		rep->known[TP_RES_BANDWIDTH] ? cur[TP_RES_BANDWIDTH] : 0.0,
-		rep->machine_load, disk);
+		c[C_RECV].s, c[C_SENT].s, c[C_BW].s, c[C_LOAD].s, disk);
 	se->lines++;
 	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
 		se->lost++;
@@ -136,32 +172,26 @@ static void add_cctools(struct tp_series *se, const struct tp_sample *s,
 void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f)
 {
 	const struct tp_report *rep = f->rep;
-	const double *cur = f->cur;
+	struct col c[C__COUNT];
 	char line[2048], pss[32] = "nan";	/* 19 fields of at most ~100 characters */
 	int n;
 
 	if (!se)
 		return;
 	if (se->cct)
-		add_cctools(se->cct, s, rep, cur);
+		add_cctools(se->cct, s, f);
 	if (s->nprocs > 0)
 		snprintf(pss, sizeof(pss), "%.1f", s->pss_mb);
+	unknowable(c, f, 3);
 	/* one write per line: a full disk loses whole lines, never halves */
-	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %.3f %.3f %.3f %.0f %.0f %.0f "
-		"%.0f %.3f %.3f %s\n",
-		rep->start + s->t, s->cpu_s, cur[TP_RES_CORES], s->nprocs,
+	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %s %s %s %s %s %s "
+		"%s %s %s %s\n",
+		rep->start + s->t, s->cpu_s, f->cur[TP_RES_CORES], s->nprocs,
 		s->vm_mb, s->rss_mb, s->swap_mb,
 		(double)s->acct.io.read_bytes / 1048576.0,
 		(double)s->acct.io.write_bytes / 1048576.0,
-		rep->known[TP_RES_BYTES_RECEIVED] ? cur[TP_RES_BYTES_RECEIVED] : 0.0,
-		rep->known[TP_RES_BYTES_SENT] ? cur[TP_RES_BYTES_SENT] : 0.0,
-		rep->known[TP_RES_BANDWIDTH] ? cur[TP_RES_BANDWIDTH] : 0.0,
-		rep->machine_load,
-		rep->known[TP_RES_TOTAL_FILES] ? cur[TP_RES_TOTAL_FILES] : 0.0,
-		rep->known[TP_RES_DISK] ? cur[TP_RES_DISK] : 0.0,
-		rep->known[TP_RES_GPUS] ? cur[TP_RES_GPUS] : 0.0,
-		rep->known[TP_RES_GPU_MEMORY] ? cur[TP_RES_GPU_MEMORY] : 0.0,
-		rep->gpu_cores_now, pss);
+		c[C_RECV].s, c[C_SENT].s, c[C_BW].s, c[C_LOAD].s, c[C_FILES].s, c[C_DISK].s,
+		c[C_GPUS].s, c[C_GPU_MEM].s, c[C_GPU_CORES].s, pss);
 	se->lines++;
 	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
 		se->lost++;

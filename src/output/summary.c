@@ -86,6 +86,23 @@ static json_t *exceeded_object(const struct tp_report *r)
 	return le;
 }
 
+/* The names of the figures that are lower bounds in this run, among
+ * those @root gives a value (a null one is unknown, not a bound). */
+static json_t *lower_bounds(const json_t *root, const struct tp_report *r)
+{
+	json_t *a = json_array();
+	int f;
+
+	for (f = 0; f < TP_FIG__COUNT; f++) {
+		const char *name = quality_fig_name((enum tp_fig)f);
+		const json_t *v = json_object_get(root, name);
+
+		if (r->lower[f] && v && !json_is_null(v))
+			json_array_append_new(a, json_string(name));
+	}
+	return a;
+}
+
 static const char *exit_type_name(enum tp_exit_type t)
 {
 	return t == TP_EXIT_LIMITS ? "limits" : t == TP_EXIT_SIGNAL ? "signal" : "normal";
@@ -222,6 +239,8 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	json_object_set_new(root, "end", measure(r->end, "s", 6));
 	for (i = 0; i < TP_RES__COUNT; i++)
 		set_res(root, r, i);
+	json_object_set_new(root, "max_concurrent_threads", r->threads_known ?
+			    measure(r->max_threads, "threads", 0) : json_null());
 	json_object_set_new(root, "cores_avg", measure(r->cores_avg, "cores", 3));
 	json_object_set_new(root, "memory_pss", r->pss_known ?
 			    measure(r->memory_pss, "MB", 3) : json_null());
@@ -248,6 +267,8 @@ static json_t *build(const struct tp_options *o, const struct tp_report *r)
 	 * max_concurrent_processes are lower bounds (false: exact) */
 	if (r->tracking_cgroup)
 		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
+	/* last of the figures: the names of those that are lower bounds */
+	json_object_set_new(root, "lower_bounds", lower_bounds(root, r));
 	/* the cgroup's own high-water mark (5.19), page cache included */
 	json_object_set_new(root, "memory_cgroup", r->cgroup && (r->cgf.known & TP_CGF_MEM_PEAK) ?
 			    measure((double)r->cgf.mem_peak / 1048576.0, "MB", 3) : json_null());
@@ -276,6 +297,7 @@ bool summary_field_reserved(const char *key)
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",
 		"cpu_hours_allotted", "cpu_hours_unused", "memory_share", "memory_growth",
+		"max_concurrent_threads", "lower_bounds",
 	};
 	size_t i;
 

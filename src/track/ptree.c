@@ -124,6 +124,8 @@ struct tp_thread *ptree_add_thread(struct tp_ptree *t, struct tp_proc *p, pid_t 
 	if (p->life)
 		p->life->threads_seen++;
 	t->nthreads++;
+	if (t->nthreads > t->max_threads)
+		t->max_threads = t->nthreads;
 	return th;
 }
 

@@ -80,6 +80,7 @@ struct tp_proc {
 	unsigned sample_gen;	/* the sampler's pass that last read its stat */
 	unsigned rollup_gen;	/* the full PSS pass that last read it */
 	unsigned nsock;		/* net: how many */
+	unsigned stat_threads;	/* threads in its stat at the last read, 0 until then */
 	bool single;		/* one thread at the last stat read */
 	bool had_threads;	/* more than one thread was ever seen */
 	bool had_children;	/* it created a process of the tree */
@@ -106,6 +107,7 @@ struct tp_ptree {
 	struct tp_proc *live;		/* head of the live list */
 	unsigned nlive;			/* live processes */
 	unsigned nthreads;		/* live threads */
+	unsigned max_threads;		/* peak of nthreads */
 	unsigned long total_processes;	/* processes ever seen */
 	bool keep_lives;		/* give each process a struct tp_life */
 	unsigned max_live;		/* peak of nlive */
