@@ -20,8 +20,10 @@ include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/cctools.mk
 
 # outputs besides the summary: series, files, checkpoints, disk, cctools mode
-TESTS += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test
-EXTRA_DIST += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test
+TESTS += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test \
+	tests/quality-modes.test tests/quality-outputs.test
+EXTRA_DIST += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test \
+	tests/quality-modes.test tests/quality-outputs.test
 
 # The scenario tests again with every tpmon run under valgrind memcheck:
 # any memory error or definite leak makes tpmon exit 99 and the test fail.

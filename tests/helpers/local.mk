@@ -129,3 +129,10 @@ TP_SCENARIO_TESTS = \
 
 TESTS += $(TP_SCENARIO_TESTS)
 EXTRA_DIST += tests/init.sh $(TP_SCENARIO_TESTS)
+
+# preloaded by quality-outputs.test: json_dumps() fails, a fatal error
+check_PROGRAMS += tests/helpers/faildumps/libfaildumps.so
+tests_helpers_faildumps_libfaildumps_so_SOURCES = tests/helpers/fail-dumps.c
+tests_helpers_faildumps_libfaildumps_so_CPPFLAGS = $(TPH_CPP)
+tests_helpers_faildumps_libfaildumps_so_CFLAGS = $(TPH_CF) -fPIC
+tests_helpers_faildumps_libfaildumps_so_LDFLAGS = -shared

@@ -32,3 +32,8 @@ tests_unit_test_figures_LDADD = $(TPMON_LIBS) -lm
 UNIT_TESTS += tests/unit/test-live
 tests_unit_test_live_SOURCES = tests/unit/test-live.c tests/unit/tap.h
 tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS) -lm
+
+# which figures are lower bounds in each mode (src/measure/quality.c)
+UNIT_TESTS += tests/unit/test-quality
+tests_unit_test_quality_SOURCES = tests/unit/test-quality.c tests/unit/tap.h
+tests_unit_test_quality_LDADD = $(TPMON_LIBS) -lm
