@@ -58,7 +58,7 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	bool ends_seen = in->tracked == TP_TRACKED_PTRACE || in->tracked == TP_TRACKED_ATTACH;
 	/* every process is in the table while it lives (the proc
 	 * connector's events, as root), though its end's figures are not */
-	bool births_seen = ends_seen || (in->tracked == TP_TRACKED_CGROUP && !in->counts_partial);
+	bool births_seen = (ends_seen || in->tracked == TP_TRACKED_CGROUP) && !in->counts_partial;
 	int f;
 
 	for (f = 0; f < TP_FIG__COUNT; f++)

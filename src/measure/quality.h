@@ -41,7 +41,8 @@ enum tp_tracked {
 struct tp_quality_in {
 	enum tp_tracked tracked;
 	/* the tracker may have missed processes it could not see born
-	 * (--tracking=cgroup without the proc connector, or events lost) */
+	 * (--tracking=cgroup without the proc connector, or events lost;
+	 * --pid on a tree that kept forking through the attach's scans) */
 	bool counts_partial;
 	/* an enclosing tpmon traced the whole task: its totals (CPU time,
 	 * I/O, processes and their peak) replace ours */

@@ -136,17 +136,21 @@ int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options)
 	}
 	debug_msg("attach: %u processes, %u threads after %d scans", t->nlive,
 		  t->nthreads, i);
-	return 0;
+	return r > 0;
 }
 
 struct tp_track *track_attach(pid_t pid, bool exec_events, struct tp_ptree *t,
 			      const struct tp_track_sink *sink, pid_t self)
 {
 	struct tp_track *tk;
+	int r = attach_tree(t, pid, self, tracer_options_attach(exec_events));
 
-	if (attach_tree(t, pid, self, tracer_options_attach(exec_events)) < 0)
+	if (r < 0)
 		return NULL;
 	tk = xcalloc(1, sizeof(*tk));
+	/* the tree forked faster than the scans: what was born and gone
+	 * between two of them is not counted */
+	tk->counts_partial = r > 0;
 	tk->ops = &track_ptrace_ops;
 	tk->tree = t;
 	tk->sink = *sink;

@@ -14,7 +14,9 @@
  * of every descendant of it, with ptrace @options, adding them to @t as
  * started, each process with the baseline of its figures at attach
  * (ptree_proc_acct() counts from there).  @self (tpmon) is never
- * followed.  Returns 0, or -1 with errno (ESRCH: no such process, EPERM:
+ * followed.  Returns 0, 1 when the tree still changed after the last
+ * scan (a process born and gone meanwhile may be missed), or -1 with
+ * errno (ESRCH: no such process, EPERM:
  * not permitted, or already traced, EINVAL: @pid is a thread, not a
  * process) after which @t holds nothing. */
 int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options);

@@ -138,8 +138,9 @@ struct tp_track {
 	uint64_t nest_ino;		/* the task's end of our channel, 0: none */
 	struct tp_cgrun *cgroup;	/* the cgroup that holds the tree (borrowed;
 					 * SIGKILL goes to it too), or NULL */
-	/* the cgroup backend: total_processes and max_concurrent_processes
-	 * are lower bounds (no proc connector, or events were lost) */
+	/* total_processes and max_concurrent_processes are lower bounds: the
+	 * cgroup backend without the proc connector, or with events lost;
+	 * --pid, when the tree changed faster than the attach's scans */
 	bool counts_partial;
 	void *priv;			/* the backend's */
 };

@@ -66,6 +66,11 @@ static void modes(void)
 	in.tracked = TP_TRACKED_ATTACH;
 	is_str(rules(&in, buf, sizeof(buf)), "bytes_received,bytes_sent,bandwidth",
 	       "--pid: traced from the attach, no connect stops: the network");
+	in.counts_partial = true;
+	is_str(rules(&in, buf, sizeof(buf)),
+	       "bytes_received,bytes_sent,bandwidth,gpus,gpu_memory,max_concurrent_processes,"
+	       "total_processes,gpu_cores,gpu_cores_avg,gpu_time",
+	       "--pid on a tree that outran the scans: the counts too");
 
 	memset(&in, 0, sizeof(in));
 	in.tracked = TP_TRACKED_POLL;
@@ -204,7 +209,7 @@ static void threads_sampled(void)
 
 int main(void)
 {
-	plan(19);
+	plan(20);
 	names();
 	modes();
 	through_fill();
