@@ -41,8 +41,8 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	static const int counts[] = { TP_RES_TOTAL_PROCESSES,
 		TP_RES_MAX_CONCURRENT_PROCESSES };
 	static const int cpu[] = { TP_RES_CPU_TIME, TP_FIG_CORES_AVG };
-	static const int disk_io[] = { TP_RES_BYTES_READ, TP_RES_BYTES_WRITTEN,
-		TP_FIG_READ_BYTES, TP_FIG_WRITE_BYTES };
+	static const int reads[] = { TP_RES_BYTES_READ, TP_FIG_READ_BYTES };
+	static const int writes[] = { TP_RES_BYTES_WRITTEN, TP_FIG_WRITE_BYTES };
 	static const int calls_io[] = { TP_FIG_RCHAR, TP_FIG_WCHAR, TP_FIG_SYSCR,
 		TP_FIG_SYSCW };
 	static const int sampled[] = { TP_RES_MEMORY, TP_RES_VIRTUAL_MEMORY,
@@ -68,8 +68,13 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	/* its CPU time reaches the figures through cpu.stat, an enclosing
 	 * tpmon, or (poll) the rusage of what tpmon reaps: not all of it */
 	SET(lower, cpu, !ends_seen && !in->cgroup_cpu && !in->outer_whole);
-	/* its I/O: through io.stat, or an enclosing tpmon */
-	SET(lower, disk_io, !ends_seen && !in->cgroup_io && !in->outer_whole);
+	/* its I/O: through an enclosing tpmon; its reads through io.stat
+	 * too, which counts them as /proc/PID/io does, as they are issued.
+	 * Not its writes: io.stat counts them at writeback (after the task,
+	 * or never for data truncated first), /proc/PID/io as they dirty
+	 * the page cache */
+	SET(lower, reads, !ends_seen && !in->cgroup_io && !in->outer_whole);
+	SET(lower, writes, !ends_seen && !in->outer_whole);
 	SET(lower, calls_io, !ends_seen && !in->outer_whole);
 	/* peaks of sums over the live processes: only samples see them, and
 	 * a process's own peak (RSS, threads) comes only with its end */

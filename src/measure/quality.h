@@ -48,7 +48,7 @@ struct tp_quality_in {
 	 * I/O, processes and their peak) replace ours */
 	bool outer_whole;
 	bool cgroup_cpu;		/* the task's cgroup's cpu.stat was read */
-	bool cgroup_io;			/* its io.stat bytes are the disk I/O */
+	bool cgroup_io;			/* its io.stat bytes were read: the reads */
 	bool net_exact;			/* every socket of the tree was seen (net.h) */
 	bool disk_partial;		/* the disk walk could not read everything */
 };
