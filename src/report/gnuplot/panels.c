@@ -17,6 +17,9 @@ enum when {
 	IF_NET,		/* the series has network figures */
 	IF_GPU,		/* the series has GPU figures */
 	IF_COLUMN,	/* the series has the curve's column */
+	IF_KNOWN,	/* a sample gives the curve's column a number (tpmon
+			 * writes nan for an unknown value: gnuplot refuses
+			 * a panel with no number at all) */
 };
 
 struct curve {
@@ -36,7 +39,7 @@ struct panel {
 };
 
 /* Top to bottom; the first panel names the stop in its key, the last one
- * (drawn always) carries the time axis. */
+ * drawn carries the time axis. */
 static const struct panel panels[] = {
 	{ "memory (MB)", { RP_COL_MEMORY, false, "RSS (sum)", ALWAYS },
 	  { RP_COL_PSS, false, "PSS (sum)", IF_COLUMN }, "memory", " MB", ALWAYS, false },
@@ -51,7 +54,7 @@ static const struct panel panels[] = {
 	{ "GPU memory (MB)", { RP_COL_GPU_MEMORY, false, "used by the tree", ALWAYS },
 	  { RP_COL_WALL, false, NULL, ALWAYS }, "gpu_memory", " MB", IF_GPU, false },
 	{ "disk (MB)", { RP_COL_DISK, false, "footprint", ALWAYS }, { RP_COL_WALL, false, NULL, ALWAYS },
-	  "disk", " MB", ALWAYS, false },
+	  "disk", " MB", IF_KNOWN, false },
 };
 
 /* What one script draws: the series, its x expression and the key's
@@ -78,6 +81,8 @@ static bool shown(const struct frame *fr, enum when w, enum rp_col col)
 		return fmax(s->max[RP_COL_GPU_MEMORY], s->max[RP_COL_GPU_CORES]) > 0;
 	case IF_COLUMN:
 		return s->col[col] > 0;
+	case IF_KNOWN:
+		return s->known[col];
 	default:
 		return true;
 	}
@@ -252,14 +257,17 @@ void rp_panels_script(FILE *f, const char *out, bool svg, const char *series,
 		      double span)
 {
 	struct frame fr = { .f = f, .series = series, .s = s, .run = run };
-	size_t i, last = ARRAY_SIZE(panels) - 1;
+	size_t i, last = 0;
 	int n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(panels); i++)
-		n += shown(&fr, panels[i].when, RP_COL_WALL);
+		if (shown(&fr, panels[i].when, panels[i].a.col)) {
+			n++;
+			last = i;
+		}
 	frame_open(&fr, out, svg, t0, span, n);
 	for (i = 0; i < ARRAY_SIZE(panels); i++)
-		if (shown(&fr, panels[i].when, RP_COL_WALL))
+		if (shown(&fr, panels[i].when, panels[i].a.col))
 			panel_plot(&fr, &panels[i], i == 0, i == last);
 	fputs("unset multiplot\n", f);
 }

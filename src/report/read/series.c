@@ -4,6 +4,7 @@
  * line; the summary through reader.c's rp_summary_load(), as the report
  * reads one. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +39,9 @@ static int find_column(const char *header, const char *name)
 	return found;
 }
 
-/* Raise @max to the value of column @col of @line. */
-static void note_max(const char *line, int col, double *max)
+/* Raise @max to the value of column @col of @line; set @known when it is
+ * a number (tpmon writes nan for an unknown value). */
+static void note_max(const char *line, int col, double *max, bool *known)
 {
 	const char *p = line;
 	int i;
@@ -49,7 +51,10 @@ static void note_max(const char *line, int col, double *max)
 		p += strcspn(p, " \t");
 		p += strspn(p, " \t");
 	}
-	if (col > 0 && sscanf(p, "%lf", &v) == 1 && v > *max)
+	if (col <= 0 || sscanf(p, "%lf", &v) != 1 || !isfinite(v))
+		return;
+	*known = true;
+	if (v > *max)
 		*max = v;
 }
 
@@ -70,7 +75,7 @@ static bool series_line(const char *line, struct rp_series *s, bool *header)
 			s->last = s->first;
 		s->rows++;
 		for (k = 0; k < RP_COL__COUNT; k++)
-			note_max(line, s->col[k], &s->max[k]);
+			note_max(line, s->col[k], &s->max[k], &s->known[k]);
 	}
 	return true;
 }

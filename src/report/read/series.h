@@ -7,6 +7,7 @@
 #define TPMON_REPORT_SERIES_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* The series columns the panels use. */
 enum rp_col {
@@ -19,6 +20,7 @@ enum rp_col {
 struct rp_series {
 	int col[RP_COL__COUNT];		/* gnuplot column numbers, 0 if absent */
 	double max[RP_COL__COUNT];	/* largest value of each column, at least 0 */
+	bool known[RP_COL__COUNT];	/* a sample gives it a number (not nan) */
 	double first, last;		/* times of the first and last samples */
 	unsigned rows;
 };
