@@ -141,7 +141,7 @@ static void unknowable(struct col *c, const struct tp_figures *f, int net_decima
 	col(&c[C_DISK], rep->known[TP_RES_DISK], cur[TP_RES_DISK], 0);
 	col(&c[C_GPUS], rep->known[TP_RES_GPUS], cur[TP_RES_GPUS], 0);
 	col(&c[C_GPU_MEM], rep->known[TP_RES_GPU_MEMORY], cur[TP_RES_GPU_MEMORY], 3);
-	col(&c[C_GPU_CORES], rep->gpu_known, rep->gpu_cores_now, 3);
+	col(&c[C_GPU_CORES], rep->known[TP_RES_GPUS], rep->gpu_cores_now, 3);
 }
 
 /* One line of the cctools-shaped file: rmonitor_log_row()'s columns with
