@@ -27,6 +27,7 @@ struct tp_cgskb {
 	int prog[NSLOTS];	/* egress, ingress */
 	int cgroup;		/* the cgroup's directory, for the detach */
 	bool attached[NSLOTS];
+	bool seq_aware;		/* retransmissions and duplicates not counted */
 };
 
 static const enum bpf_attach_type attach_type[NSLOTS] = {
@@ -40,21 +41,25 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 
 /* ---- a tiny assembler: instructions, and jumps to labels ---- */
 
-enum { L_OUT, L_V4, L_TCP, NLABELS };
-#define MAXINSN 64
+enum { L_OUT, L_V4, L_TCP, L_ADD, NLABELS };
+#define MAXINSN 128
+#define MAXJUMPS 32
 
 struct prog {
 	struct bpf_insn insn[MAXINSN];
 	int n;
 	int label[NLABELS];
-	struct { int at, label; } jump[16];
+	struct { int at, label; } jump[MAXJUMPS];
 	int njumps;
 };
 
 static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
-	struct bpf_insn *i = &p->insn[p->n++];
+	struct bpf_insn *i;
 
+	if (p->n == MAXINSN)
+		return;	/* a program cut short: the verifier refuses it */
+	i = &p->insn[p->n++];
 	memset(i, 0, sizeof(*i));
 	i->code = code;
 	i->dst_reg = dst & 0xf;
@@ -66,9 +71,21 @@ static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t
 /* if (dst OP imm) goto label */
 static void jump(struct prog *p, uint8_t op, uint8_t dst, int32_t imm, int label)
 {
+	if (p->njumps == MAXJUMPS || p->n == MAXINSN)
+		return;
 	p->jump[p->njumps].at = p->n;
 	p->jump[p->njumps++].label = label;
 	emit(p, BPF_JMP | op | BPF_K, dst, 0, 0, imm);
+}
+
+/* if (dst OP src) goto label */
+static void jump_reg(struct prog *p, uint8_t op, uint8_t dst, uint8_t src, int label)
+{
+	if (p->njumps == MAXJUMPS || p->n == MAXINSN)
+		return;
+	p->jump[p->njumps].at = p->n;
+	p->jump[p->njumps++].label = label;
+	emit(p, BPF_JMP | op | BPF_X, dst, src, 0, 0);
 }
 
 static void place(struct prog *p, int label)
@@ -103,9 +120,47 @@ static void load_bytes(struct prog *p, bool reg_off, int off, int stack, int len
 	jump(p, BPF_JNE, BPF_REG_0, 0, L_OUT);
 }
 
-/* The program that adds the TCP payload of each packet to @slot of @map.
- * Registers: r6 skb, r7 IP header length, r8 scratch, r9 payload. */
-static void assemble(struct prog *p, int map, int slot)
+/* Cut the payload (r9) to the bytes the socket has not sent, or not
+ * received, before: those past its snd_nxt (egress: a retransmission
+ * lies before it) or its rcv_nxt (ingress: a duplicate lies before it),
+ * read from the socket (bpf_tcp_sock, 5.1).  Then the figures are those
+ * of tcpi_bytes_sent less retransmissions, and of tcpi_bytes_received.
+ * A packet of a listener (data on the handshake's last ACK) or without
+ * a full TCP socket counts whole (goto L_ADD). */
+static void only_new(struct prog *p, int slot)
+{
+	emit(p, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_6,
+	     (int16_t)offsetof(struct __sk_buff, sk), 0);
+	jump(p, BPF_JEQ, BPF_REG_1, 0, L_ADD);
+	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sk_fullsock);
+	jump(p, BPF_JEQ, BPF_REG_0, 0, L_ADD);
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_0,
+	     (int16_t)offsetof(struct bpf_sock, state), 0);
+	jump(p, BPF_JEQ, BPF_REG_1, 10 /* TCP_LISTEN */, L_ADD);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_0, 0, 0);
+	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tcp_sock);
+	jump(p, BPF_JEQ, BPF_REG_0, 0, L_ADD);
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_8, BPF_REG_0,
+	     (int16_t)(slot == SLOT_SENT ? offsetof(struct bpf_tcp_sock, snd_nxt) :
+		       offsetof(struct bpf_tcp_sock, rcv_nxt)), 0);
+	/* the segment's sequence number (TCP header bytes 4-7) */
+	load_bytes(p, true, 4, 56, 4);
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_10, -56, 0);
+	emit(p, BPF_ALU | BPF_END | BPF_TO_BE, BPF_REG_1, 0, 0, 32);
+	/* new = (s32)(seq + payload - next): none, some, or all of it */
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_9, 0, 0);
+	emit(p, BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_1, BPF_REG_8, 0, 0);
+	emit(p, BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_1, 0, 0, 32);
+	emit(p, BPF_ALU64 | BPF_ARSH | BPF_K, BPF_REG_1, 0, 0, 32);
+	jump(p, BPF_JSLE, BPF_REG_1, 0, L_OUT);
+	jump_reg(p, BPF_JSGE, BPF_REG_1, BPF_REG_9, L_ADD);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_9, BPF_REG_1, 0, 0);
+}
+
+/* The program that adds the TCP payload of each packet to @slot of @map,
+ * with @seq_aware only what is new (only_new()).  Registers: r6 skb, r7
+ * IP header length, r8 scratch, r9 payload. */
+static void assemble(struct prog *p, int map, int slot, bool seq_aware)
 {
 	memset(p, 0, sizeof(*p));
 	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
@@ -137,10 +192,11 @@ static void assemble(struct prog *p, int map, int slot)
 	emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_9, BPF_REG_6,
 	     (int16_t)offsetof(struct __sk_buff, len), 0);
 	/* if (headers >= len) no payload */
-	p->jump[p->njumps].at = p->n;
-	p->jump[p->njumps++].label = L_OUT;
-	emit(p, BPF_JMP | BPF_JGE | BPF_X, BPF_REG_8, BPF_REG_9, 0, 0);
+	jump_reg(p, BPF_JGE, BPF_REG_8, BPF_REG_9, L_OUT);
 	emit(p, BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_9, BPF_REG_8, 0, 0);
+	if (seq_aware)
+		only_new(p, slot);
+	place(p, L_ADD);
 	/* *map_lookup_elem(map, &slot) += payload, atomically */
 	emit(p, BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -52, slot);
 	emit(p, BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, map);
@@ -173,7 +229,7 @@ static int make_map(void)
 
 /* Load the program of @slot; -1 with the verifier's last words in the
  * debug output. */
-static int load_prog(int map, int slot)
+static int load_prog(int map, int slot, bool seq_aware)
 {
 	static char log[4096];
 	static const char license[] = "Dual MIT/GPL";
@@ -181,7 +237,7 @@ static int load_prog(int map, int slot)
 	union bpf_attr a;
 	int fd;
 
-	assemble(&p, map, slot);
+	assemble(&p, map, slot, seq_aware);
 	memset(&a, 0, sizeof(a));
 	a.prog_type = BPF_PROG_TYPE_CGROUP_SKB;
 	a.expected_attach_type = attach_type[slot];
@@ -236,9 +292,16 @@ static int load_all(struct tp_cgskb *c)
 
 	c->map = make_map();
 	if (c->map >= 0) {
-		c->prog[SLOT_SENT] = load_prog(c->map, SLOT_SENT);
+		c->seq_aware = true;
+		c->prog[SLOT_SENT] = load_prog(c->map, SLOT_SENT, true);
+		if (c->prog[SLOT_SENT] < 0 && (errno == EINVAL || errno == EACCES)) {
+			/* before 5.1: no bpf_tcp_sock; every segment counts */
+			debug_msg("cgroup_skb: no bpf_tcp_sock, retransmissions count");
+			c->seq_aware = false;
+			c->prog[SLOT_SENT] = load_prog(c->map, SLOT_SENT, false);
+		}
 		if (c->prog[SLOT_SENT] >= 0)
-			c->prog[SLOT_RECEIVED] = load_prog(c->map, SLOT_RECEIVED);
+			c->prog[SLOT_RECEIVED] = load_prog(c->map, SLOT_RECEIVED, c->seq_aware);
 		r = c->prog[SLOT_SENT] >= 0 && c->prog[SLOT_RECEIVED] >= 0 ? 0 : -1;
 	}
 	e = errno;
