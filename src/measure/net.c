@@ -26,7 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -80,7 +83,11 @@ struct tp_net {
 	unsigned lost;			/* connections that may have been missed */
 	bool destroys_lost;		/* announcements lost (buffer overflow) */
 	bool unannounced_end;		/* net_end() saw some unannounced */
+	uint64_t listener_ino;		/* a dump looks for this listener only */
+	bool listener_found;
 };
+
+static void add_listener(struct tp_net *n, int family, uint16_t port);
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -335,6 +342,13 @@ static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t at
 	bool mine = (m->idiag_inode && has_ino(n->ino, n->nino, m->idiag_inode)) ||
 		    (cgid && has_ino(n->cg_ids, n->ncg_ids, cgid));
 
+	if (n->listener_ino) {	/* find_listener()'s dump */
+		if (m->idiag_inode == n->listener_ino && m->idiag_state == 10 /* TCP_LISTEN */) {
+			add_listener(n, m->idiag_family, m->id.idiag_sport);
+			n->listener_found = true;
+		}
+		return;
+	}
 	if (!mine && (m->idiag_inode || (!find(n, cookie) && !accepted_by_tree(n, m))))
 		return;
 	if (!info)
@@ -401,8 +415,8 @@ static int run_dump(struct tp_net *n, const void *req, size_t len)
 	}
 }
 
-/* Dump the TCP sockets of @family; -1 when sock_diag failed. */
-static int dump(struct tp_net *n, int family)
+/* Dump the TCP sockets of @family in @states; -1 when sock_diag failed. */
+static int dump(struct tp_net *n, int family, uint32_t states)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -416,7 +430,7 @@ static int dump(struct tp_net *n, int family)
 	req.r.sdiag_family = (unsigned char)family;
 	req.r.sdiag_protocol = IPPROTO_TCP;
 	req.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
-	req.r.idiag_states = DUMP_STATES;
+	req.r.idiag_states = states;
 	return run_dump(n, &req, sizeof(req));
 }
 
@@ -444,7 +458,7 @@ static int dump_all(struct tp_net *n)
 		debug_msg("sock_diag: TCPDIAG_GETSOCK refused, one dump per family");
 		n->per_family = true;
 	}
-	return dump(n, AF_INET) < 0 || dump(n, AF_INET6) < 0 ? -1 : 0;
+	return dump(n, AF_INET, DUMP_STATES) < 0 || dump(n, AF_INET6, DUMP_STATES) < 0 ? -1 : 0;
 }
 
 /* Read the destructions announced since the last look.  When the buffer
@@ -818,44 +832,102 @@ static void note_lost(struct tp_net *n, const char *what)
 			  "the network figures are lower bounds", what, strerror(errno));
 }
 
+/* The call (connect or not) and the descriptor of the seccomp stop of
+ * @tid, from its registers: kernels before 5.3 have no
+ * PTRACE_GET_SYSCALL_INFO.  -1 where unknown. */
+static int stop_regs(pid_t tid, bool *connecting, int *fd)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	struct user_regs_struct r;
+	struct iovec iov = { &r, sizeof(r) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) < 0)
+		return -1;
+#if defined(__x86_64__)
+	*connecting = r.orig_rax == SYS_connect;
+	*fd = (int)r.rdi;
+#else
+	*connecting = r.regs[8] == SYS_connect;
+	*fd = (int)r.regs[0];
+#endif
+	return 0;
+#else
+	(void)tid;
+	(void)connecting;
+	(void)fd;
+	return -1;
+#endif
+}
+
+/* Note the listening port of socket @ino, found in a dump of the
+ * listeners: where no copy of the tracee's descriptor can be had. */
+static void find_listener(struct tp_net *n, uint64_t ino)
+{
+	n->listener_ino = ino;
+	n->listener_found = false;
+	if (dump(n, AF_INET, 1u << 10) < 0 || dump(n, AF_INET6, 1u << 10) < 0)
+		debug_msg("sock_diag listeners: %s", strerror(errno));
+	n->listener_ino = 0;
+	/* not a TCP listener: the accept fails, or is not TCP's */
+	remember_accept(n, ino);
+}
+
+/* Before 5.6 (no pidfd_getfd): an accept's listener is found by its
+ * inode; a connect's socket cannot be read before it connects, so that
+ * connection is counted only if a sample sees it open. */
+static void without_copy(struct tp_net *n, pid_t pid, bool connecting, int fd,
+			 const char *what)
+{
+	uint64_t ino;
+
+	if (connecting) {
+		note_lost(n, what);
+		return;
+	}
+	ino = fd_socket_inode(pid, fd);
+	if (ino && !accept_seen(n, ino))
+		find_listener(n, ino);
+}
+
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
 	bool connecting;
-	int pidfd, fd;
+	int pidfd, fd, tfd;
 
 	if (!n)
 		return;
 	drain_destroyed(n);	/* keeps the announcements from piling up */
 	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0) {
-		if (errno != ESRCH)	/* ESRCH: killed meanwhile */
-			note_lost(n, "PTRACE_GET_SYSCALL_INFO");
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) > 0) {
+		if (info.op != PTRACE_SYSCALL_INFO_SECCOMP)
+			return;
+		connecting = info.seccomp.nr == SYS_connect;
+		tfd = (int)info.seccomp.args[0];
+	} else if (errno == ESRCH) {
+		return;		/* killed meanwhile */
+	} else if (stop_regs(tid, &connecting, &tfd) < 0) {
+		note_lost(n, "PTRACE_GET_SYSCALL_INFO");
 		return;
 	}
-	if (info.op != PTRACE_SYSCALL_INFO_SECCOMP)
-		return;
-	connecting = info.seccomp.nr == SYS_connect;
 	/* an accept on a socket noted before costs one readlink(), not
 	 * the copy and four calls on it */
-	if (!connecting) {
-		if (accept_seen(n, fd_socket_inode(pid, (int)info.seccomp.args[0])))
-			return;
-	}
+	if (!connecting && accept_seen(n, fd_socket_inode(pid, tfd)))
+		return;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0) {
 		if (errno != ESRCH)
-			note_lost(n, "pidfd_open");
+			without_copy(n, pid, connecting, tfd, "pidfd_open");
 		return;
 	}
 	/* a copy of the tracee's descriptor; closing it leaves the socket
 	 * to the tracee */
-	fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)info.seccomp.args[0], 0);
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, tfd, 0);
 	close(pidfd);
 	if (fd < 0) {
 		/* EBADF: no such descriptor, the call itself fails */
 		if (errno != EBADF && errno != ESRCH)
-			note_lost(n, "pidfd_getfd");
+			without_copy(n, pid, connecting, tfd, "pidfd_getfd");
 		return;
 	}
 	note_socket(n, fd, connecting);
