@@ -84,7 +84,6 @@ struct tp_net {
 	bool destroys_lost;		/* announcements lost (buffer overflow) */
 	bool unannounced_end;		/* net_end() saw some unannounced */
 	uint64_t listener_ino;		/* a dump looks for this listener only */
-	bool listener_found;
 };
 
 static void add_listener(struct tp_net *n, int family, uint16_t port);
@@ -343,10 +342,8 @@ static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t at
 		    (cgid && has_ino(n->cg_ids, n->ncg_ids, cgid));
 
 	if (n->listener_ino) {	/* find_listener()'s dump */
-		if (m->idiag_inode == n->listener_ino && m->idiag_state == 10 /* TCP_LISTEN */) {
+		if (m->idiag_inode == n->listener_ino && m->idiag_state == 10 /* TCP_LISTEN */)
 			add_listener(n, m->idiag_family, m->id.idiag_sport);
-			n->listener_found = true;
-		}
 		return;
 	}
 	if (!mine && (m->idiag_inode || (!find(n, cookie) && !accepted_by_tree(n, m))))
@@ -864,7 +861,6 @@ static int stop_regs(pid_t tid, bool *connecting, int *fd)
 static void find_listener(struct tp_net *n, uint64_t ino)
 {
 	n->listener_ino = ino;
-	n->listener_found = false;
 	if (dump(n, AF_INET, 1u << 10) < 0 || dump(n, AF_INET6, 1u << 10) < 0)
 		debug_msg("sock_diag listeners: %s", strerror(errno));
 	n->listener_ino = 0;
