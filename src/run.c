@@ -345,7 +345,9 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	/* exec events name each process for its record and trace span */
 	ts.exec_events = r->o->inotify || fanout_wanted(r->o);
 	ts.trap_opens = r->o->inotify;
-	ts.trap_net = r->net != NULL;
+	/* where the kernel counts the cgroup's bytes (BPF, root), connect
+	 * and accept need no stop */
+	ts.trap_net = r->net != NULL && !(r->cg && net_use_cgroup(r->net, r->cg->task));
 	ts.child_mask = &r->old_mask;
 	ts.child_sigpipe = &r->old_sigpipe;
 	ts.child_sigchld = &r->old_sigchld;

@@ -11,7 +11,8 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-sigkill.test \
 	tests/cgroup-tools.test \
 	tests/cgroup-nested.test \
-	tests/cgroup-exact.test
+	tests/cgroup-exact.test \
+	tests/cgroup-net.test
 
 TESTS += $(TP_CGROUP_TESTS)
 EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS)

@@ -8,7 +8,7 @@ tests_helpers_net_peer_CPPFLAGS = $(TPH_CPP)
 tests_helpers_net_peer_CFLAGS = $(TPH_CF)
 tests_helpers_net_peer_LDFLAGS = $(TPH_LD)
 
-TP_GPU_NET_TESTS = tests/net-tcp.test tests/gpu-nvml.test
+TP_GPU_NET_TESTS = tests/net-tcp.test tests/net-storm.test tests/gpu-nvml.test
 TESTS += $(TP_GPU_NET_TESTS)
 EXTRA_DIST += $(TP_GPU_NET_TESTS)
 

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* net.c: per-task TCP byte counts without privileges.  At each sample the
+/* net.c: per-task TCP byte counts.  Where tpmon holds the task in a
+ * cgroup and may load BPF (root), the kernel counts every TCP payload
+ * byte of the cgroup's sockets (cgskb.c) and nothing else is needed.
+ * Otherwise, without privileges: at each sample the
  * socket inodes of the tree are read from /proc/PID/fd (only for
  * processes that ran since their last scan), then the kernel's TCP table
  * is dumped through sock_diag (NETLINK_SOCK_DIAG, IPv4 and IPv6, every
- * state, with INET_DIAG_INFO) and each socket of the tree has its
+ * state, with INET_DIAG_INFO) and each socket of the tree (by inode, or
+ * by the cgroup that made it, INET_DIAG_CGROUP_ID, 5.9) has its
  * tcpi_bytes_acked and tcpi_bytes_received kept by its cookie, which
  * stays with the socket for its whole life.  A socket that is gone keeps
  * the figures last seen of it.  UDP, raw and UNIX sockets carry no byte
- * counts in sock_diag and are not counted. */
+ * counts in sock_diag and are not counted.  Whether the totals are exact
+ * or lower bounds: net_bytes_exact(). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,11 +26,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "cgskb.h"
 #include "clock.h"
 #include "error.h"
 #include "net.h"
@@ -58,8 +67,6 @@ struct tp_net {
 	size_t nino, ino_cap;
 	bool had_sockets;		/* the last sample saw sockets of the tree */
 	bool trapping;			/* connect and accept are caught */
-	bool missed;			/* a socket may have been missed: the
-					 * figures are lower bounds */
 	bool per_family;		/* TCPDIAG_GETSOCK refused: a dump per family */
 	bool paced;			/* dumps bounded to DUMP_CPU_SHARE */
 	double next_dump;		/* paced: no dump before (clock_mono) */
@@ -69,7 +76,17 @@ struct tp_net {
 	unsigned naccept_seen;
 	uint64_t sent, recv;		/* totals */
 	unsigned dump_gen;		/* dumps made, the one in progress */
+	struct tp_cgskb *skb;		/* the kernel counts the cgroup's bytes */
+	char *cg_dir;			/* the task's cgroup, without skb */
+	uint64_t *cg_ids;		/* sorted ids of cgroup and descendants */
+	size_t ncg_ids;
+	unsigned lost;			/* connections that may have been missed */
+	bool destroys_lost;		/* announcements lost (buffer overflow) */
+	bool unannounced_end;		/* net_end() saw some unannounced */
+	uint64_t listener_ino;		/* a dump looks for this listener only */
 };
+
+static void add_listener(struct tp_net *n, int family, uint16_t port);
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -194,6 +211,9 @@ void net_free(struct tp_net *n)
 	free(n->skip);
 	free(n->ino);
 	free(n->listeners);
+	cgskb_free(n->skb);
+	free(n->cg_dir);
+	free(n->cg_ids);
 	free(n);
 }
 
@@ -277,30 +297,57 @@ static bool accepted_by_tree(const struct tp_net *n, const struct inet_diag_msg 
 	return false;
 }
 
-/* One socket of the dump: kept when it belongs to the tree now, or when
- * it was seen before (it may since have been closed, and still be listed
- * with its final figures). */
+#ifndef INET_DIAG_CGROUP_ID
+#define INET_DIAG_CGROUP_ID 21	/* 5.9: the cgroup v2 that made the socket */
+#endif
+
+/* The socket's tcp_info into @ti (false when absent: a TIME_WAIT socket,
+ * its figures gone) and the id of the cgroup that made it into @cgid (0
+ * when the kernel does not say, before 5.9). */
+static bool socket_attrs(const struct inet_diag_msg *m, size_t attr_len,
+			 struct tcp_info *ti, uint64_t *cgid)
+{
+	const struct rtattr *a = (const struct rtattr *)(const void *)(m + 1);
+	bool info = false;
+
+	memset(ti, 0, sizeof(*ti));
+	*cgid = 0;
+	for (; RTA_OK(a, attr_len); a = RTA_NEXT(a, attr_len)) {
+		size_t len = RTA_PAYLOAD(a);
+
+		if (a->rta_type == INET_DIAG_INFO) {
+			memcpy(ti, RTA_DATA(a), len < sizeof(*ti) ? len : sizeof(*ti));
+			info = true;
+		} else if (a->rta_type == INET_DIAG_CGROUP_ID && len >= sizeof(*cgid)) {
+			memcpy(cgid, RTA_DATA(a), sizeof(*cgid));
+		}
+	}
+	return info;
+}
+
+/* One socket of the dump: kept when it belongs to the tree now (by its
+ * inode, or made in the task's cgroup), or when it was seen before (it
+ * may since have been closed, and still be listed with its final
+ * figures). */
 static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t attr_len,
 		      bool destroyed)
 {
-	const struct rtattr *a = (const struct rtattr *)(const void *)(m + 1);
 	uint64_t cookie = (uint64_t)m->id.idiag_cookie[0] |
 			  (uint64_t)m->id.idiag_cookie[1] << 32;
 	struct tcp_info ti;
 	struct sock_rec *r;
-	bool mine = m->idiag_inode && has_ino(n->ino, n->nino, m->idiag_inode);
-	bool info = false;
+	uint64_t cgid;
+	bool info = socket_attrs(m, attr_len, &ti, &cgid);
+	bool mine = (m->idiag_inode && has_ino(n->ino, n->nino, m->idiag_inode)) ||
+		    (cgid && has_ino(n->cg_ids, n->ncg_ids, cgid));
 
+	if (n->listener_ino) {	/* find_listener()'s dump */
+		if (m->idiag_inode == n->listener_ino && m->idiag_state == 10 /* TCP_LISTEN */)
+			add_listener(n, m->idiag_family, m->id.idiag_sport);
+		return;
+	}
 	if (!mine && (m->idiag_inode || (!find(n, cookie) && !accepted_by_tree(n, m))))
 		return;
-	memset(&ti, 0, sizeof(ti));
-	for (; RTA_OK(a, attr_len); a = RTA_NEXT(a, attr_len))
-		if (a->rta_type == INET_DIAG_INFO) {
-			size_t len = RTA_PAYLOAD(a);
-
-			memcpy(&ti, RTA_DATA(a), len < sizeof(ti) ? len : sizeof(ti));
-			info = true;
-		}
 	if (!info)
 		return;		/* a TIME_WAIT socket: its figures are gone */
 	r = get(n, cookie, m->idiag_inode, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
@@ -365,8 +412,8 @@ static int run_dump(struct tp_net *n, const void *req, size_t len)
 	}
 }
 
-/* Dump the TCP sockets of @family; -1 when sock_diag failed. */
-static int dump(struct tp_net *n, int family)
+/* Dump the TCP sockets of @family in @states; -1 when sock_diag failed. */
+static int dump(struct tp_net *n, int family, uint32_t states)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -380,7 +427,7 @@ static int dump(struct tp_net *n, int family)
 	req.r.sdiag_family = (unsigned char)family;
 	req.r.sdiag_protocol = IPPROTO_TCP;
 	req.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
-	req.r.idiag_states = DUMP_STATES;
+	req.r.idiag_states = states;
 	return run_dump(n, &req, sizeof(req));
 }
 
@@ -408,7 +455,7 @@ static int dump_all(struct tp_net *n)
 		debug_msg("sock_diag: TCPDIAG_GETSOCK refused, one dump per family");
 		n->per_family = true;
 	}
-	return dump(n, AF_INET) < 0 || dump(n, AF_INET6) < 0 ? -1 : 0;
+	return dump(n, AF_INET, DUMP_STATES) < 0 || dump(n, AF_INET6, DUMP_STATES) < 0 ? -1 : 0;
 }
 
 /* Read the destructions announced since the last look.  When the buffer
@@ -425,10 +472,9 @@ static void drain_destroyed(struct tp_net *n)
 		if (len < 0 && errno == EINTR)
 			continue;
 		if (len < 0 && errno == ENOBUFS) {
-			n->missed = true;
+			n->destroys_lost = true;
 			if (!warned)
-				debug_msg("sock_diag: socket destructions lost (buffer overflow): "
-					  "bytes_sent and bytes_received are lower bounds");
+				debug_msg("sock_diag: socket destructions lost (buffer overflow)");
 			warned = true;
 			continue;
 		}
@@ -546,6 +592,61 @@ void net_pace_dumps(struct tp_net *n, bool on)
  * take at most this share of a CPU. */
 #define DUMP_CPU_SHARE 0.02
 
+/* The ids of the cgroup @dir and of its descendants (a cgroup's id is
+ * its directory's inode on cgroup2) appended to n->cg_ids; depth bounded. */
+static void add_cgroup_ids(struct tp_net *n, const char *dir, int depth, size_t *cap)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (stat(dir, &st) < 0)
+		return;
+	if (n->ncg_ids == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		n->cg_ids = xreallocarray(n->cg_ids, *cap, sizeof(*n->cg_ids));
+	}
+	n->cg_ids[n->ncg_ids++] = (uint64_t)st.st_ino;
+	if (depth >= 8 || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		char sub[4096];
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.' ||
+		    snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= (int)sizeof(sub))
+			continue;
+		add_cgroup_ids(n, sub, depth + 1, cap);
+	}
+	closedir(d);
+}
+
+static void refresh_cgroup_ids(struct tp_net *n)
+{
+	size_t cap = n->ncg_ids;
+
+	if (!n->cg_dir)
+		return;
+	n->ncg_ids = 0;
+	add_cgroup_ids(n, n->cg_dir, 0, &cap);
+	if (n->ncg_ids > 1)
+		qsort(n->cg_ids, n->ncg_ids, sizeof(*n->cg_ids), cmp_u64);
+}
+
+/* The kernel's counters (monotonic: a smaller read is ignored). */
+static void read_skb(struct tp_net *n)
+{
+	uint64_t sent, recv;
+
+	if (cgskb_read(n->skb, &sent, &recv) < 0) {
+		debug_msg("cgroup_skb counters: %s", strerror(errno));
+		return;
+	}
+	if (sent > n->sent)
+		n->sent = sent;
+	if (recv > n->recv)
+		n->recv = recv;
+}
+
 /* Look at the sockets now, or (@all false, paced, trapping) when the last
  * dump's cost allows.  Skipping one loses nothing: each connection of the
  * tree is known from its connect or accept, and the final figures of one
@@ -556,10 +657,17 @@ static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
 
 	if (!n)
 		return;
+	if (n->skb) {
+		read_skb(n);
+		return;
+	}
 	collect_inodes(n, t);
+	refresh_cgroup_ids(n);
 	drain_destroyed(n);
-	/* a socket seen last time may be closing now: look once more */
-	if (n->nino == 0 && !n->had_sockets)
+	/* a socket seen last time may be closing now: look once more.
+	 * With the task's cgroup known and connects not caught, its sockets
+	 * are found by the dump itself: every sample dumps. */
+	if (n->nino == 0 && !n->had_sockets && !(n->cg_dir && !n->trapping))
 		return;
 	t0 = clock_mono();
 	if (!all && n->paced && n->trapping && t0 < n->next_dump)
@@ -569,6 +677,33 @@ static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
 	if (dump_all(n) < 0)
 		debug_msg("sock_diag dump: %s", strerror(errno));
 	n->next_dump = t0 + (clock_mono() - t0) / DUMP_CPU_SHARE;
+}
+
+bool net_use_cgroup(struct tp_net *n, const char *dir)
+{
+	char why[512];
+
+	if (!n || !dir)
+		return false;
+	if (getenv("TPMON_NET_NO_BPF"))	/* to test the other ways */
+		snprintf(why, sizeof(why), "TPMON_NET_NO_BPF is set");
+	else if ((n->skb = cgskb_attach(dir, why, sizeof(why))))
+		return true;
+	debug_msg("%s: TCP sockets found by sock_diag dumps (INET_DIAG_CGROUP_ID)", why);
+	n->cg_dir = xstrdup(dir);
+	return false;
+}
+
+bool net_bytes_exact(const struct tp_net *n)
+{
+	if (!n)
+		return false;
+	if (n->skb)
+		return true;
+	/* every connection is noted at its connect or accept, and its final
+	 * figures come with its destruction */
+	return n->trapping && n->destroy_fd >= 0 && !n->lost && !n->destroys_lost &&
+	       !n->unannounced_end;
 }
 
 void net_sample(struct tp_net *n, struct tp_ptree *t)
@@ -682,56 +817,113 @@ static void note_socket(struct tp_net *n, int fd, bool connecting)
 	}
 }
 
-/* A connect or accept that could not be looked at: its socket may be
- * missed (closed before a dump lists it).  Said once. */
-static void missed(struct tp_net *n, const char *what, int err)
+/* A connection that may go uncounted: its socket could not be noted at
+ * its connect or accept (a kernel before 5.3 without
+ * PTRACE_GET_SYSCALL_INFO, before 5.6 without pidfd_getfd, or EPERM).
+ * It still counts if a sample sees it open; the totals are then lower
+ * bounds (net_bytes_exact()). */
+static void note_lost(struct tp_net *n, const char *what)
 {
-	if (!n->missed)
-		warn_msg("%s: %s: bytes_sent and bytes_received are lower bounds", what,
-			   strerror(err));
-	n->missed = true;
+	if (!n->lost++)
+		debug_msg("%s: %s: connections closed between two samples are missed; "
+			  "the network figures are lower bounds", what, strerror(errno));
+}
+
+/* The call (connect or not) and the descriptor of the seccomp stop of
+ * @tid, from its registers: kernels before 5.3 have no
+ * PTRACE_GET_SYSCALL_INFO.  -1 where unknown. */
+static int stop_regs(pid_t tid, bool *connecting, int *fd)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	struct user_regs_struct r;
+	struct iovec iov = { &r, sizeof(r) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) < 0)
+		return -1;
+#if defined(__x86_64__)
+	*connecting = r.orig_rax == SYS_connect;
+	*fd = (int)r.rdi;
+#else
+	*connecting = r.regs[8] == SYS_connect;
+	*fd = (int)r.regs[0];
+#endif
+	return 0;
+#else
+	(void)tid;
+	(void)connecting;
+	(void)fd;
+	return -1;
+#endif
+}
+
+/* Note the listening port of socket @ino, found in a dump of the
+ * listeners: where no copy of the tracee's descriptor can be had. */
+static void find_listener(struct tp_net *n, uint64_t ino)
+{
+	n->listener_ino = ino;
+	if (dump(n, AF_INET, 1u << 10) < 0 || dump(n, AF_INET6, 1u << 10) < 0)
+		debug_msg("sock_diag listeners: %s", strerror(errno));
+	n->listener_ino = 0;
+	/* not a TCP listener: the accept fails, or is not TCP's */
+	remember_accept(n, ino);
+}
+
+/* Before 5.6 (no pidfd_getfd): an accept's listener is found by its
+ * inode; a connect's socket cannot be read before it connects, so that
+ * connection is counted only if a sample sees it open. */
+static void without_copy(struct tp_net *n, pid_t pid, bool connecting, int fd,
+			 const char *what)
+{
+	uint64_t ino;
+
+	if (connecting) {
+		note_lost(n, what);
+		return;
+	}
+	ino = fd_socket_inode(pid, fd);
+	if (ino && !accept_seen(n, ino))
+		find_listener(n, ino);
 }
 
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 {
 	struct __ptrace_syscall_info info;
 	bool connecting;
-	int pidfd, fd;
+	int pidfd, fd, tfd;
 
 	if (!n)
 		return;
 	drain_destroyed(n);	/* keeps the announcements from piling up */
 	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
-	    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
-		/* EIO before 5.3; ESRCH: the tracee is gone, and so is its call */
-		if (errno != ESRCH)
-			missed(n, "PTRACE_GET_SYSCALL_INFO", errno ? errno : EINVAL);
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) > 0) {
+		if (info.op != PTRACE_SYSCALL_INFO_SECCOMP)
+			return;
+		connecting = info.seccomp.nr == SYS_connect;
+		tfd = (int)info.seccomp.args[0];
+	} else if (errno == ESRCH) {
+		return;		/* killed meanwhile */
+	} else if (stop_regs(tid, &connecting, &tfd) < 0) {
+		note_lost(n, "PTRACE_GET_SYSCALL_INFO");
 		return;
 	}
-	connecting = info.seccomp.nr == SYS_connect;
 	/* an accept on a socket noted before costs one readlink(), not
 	 * the copy and four calls on it */
-	if (!connecting) {
-		if (accept_seen(n, fd_socket_inode(pid, (int)info.seccomp.args[0])))
-			return;
-	}
+	if (!connecting && accept_seen(n, fd_socket_inode(pid, tfd)))
+		return;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0) {
-		/* ENOSYS before 5.3; ESRCH: gone */
 		if (errno != ESRCH)
-			missed(n, "pidfd_open", errno);
+			without_copy(n, pid, connecting, tfd, "pidfd_open");
 		return;
 	}
 	/* a copy of the tracee's descriptor; closing it leaves the socket
 	 * to the tracee */
-	fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)info.seccomp.args[0], 0);
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, tfd, 0);
 	close(pidfd);
 	if (fd < 0) {
-		/* ENOSYS before 5.6, EPERM; EBADF: not a descriptor, the
-		 * call fails as well; ESRCH: gone */
+		/* EBADF: no such descriptor, the call itself fails */
 		if (errno != EBADF && errno != ESRCH)
-			missed(n, "pidfd_getfd", errno);
+			without_copy(n, pid, connecting, tfd, "pidfd_getfd");
 		return;
 	}
 	note_socket(n, fd, connecting);
@@ -759,6 +951,25 @@ static size_t unannounced(const struct tp_net *n)
 	return k;
 }
 
+/* The kernel's counters once the tree has ended: the sockets it closed
+ * may still send what was queued, and their last segments are counted as
+ * they go.  Read until they stay the same for DESTROY_LAG_MS. */
+static void end_skb(struct tp_net *n)
+{
+	double start = clock_mono();
+	uint64_t s, r;
+
+	do {
+		s = n->sent;
+		r = n->recv;
+		if (s == 0 && r == 0)
+			return;	/* no traffic at all */
+		usleep(DESTROY_LAG_MS * 1000);
+		read_skb(n);
+	} while ((n->sent != s || n->recv != r) &&
+		 clock_mono() - start < DESTROY_WAIT_MS / 1000.0);
+}
+
 void net_end(struct tp_net *n, struct tp_ptree *t)
 {
 	struct pollfd pfd;
@@ -766,6 +977,11 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 
 	if (!n)
 		return;
+	if (n->skb) {
+		read_skb(n);
+		end_skb(n);
+		return;
+	}
 	if (n->n > 0)
 		n->had_sockets = true;	/* one last dump */
 	sample(n, t, true);
@@ -787,14 +1003,7 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 		}
 	}
 	if (unannounced(n)) {
+		n->unannounced_end = true;
 		debug_msg("sock_diag: %zu connections ended unannounced", unannounced(n));
-		n->missed = true;
 	}
-}
-
-bool net_bytes_exact(const struct tp_net *n)
-{
-	/* every connect and accept of the tree stopped and was looked at,
-	 * and the last figures of every socket closed came */
-	return n && n->trapping && n->destroy_fd >= 0 && !n->missed;
 }

@@ -57,12 +57,19 @@ void net_end(struct tp_net *n, struct tp_ptree *t);
  * likewise.  Reads the descriptor through pidfd_getfd(). */
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid);
 
-/* Are the totals exact: was every TCP socket of the tree seen?  True only
- * when the tree's connect and accept calls stop (net_set_trapping()), each
- * was looked at (PTRACE_GET_SYSCALL_INFO, pidfd_open and pidfd_getfd
- * answered), and the destruction of every socket was announced.  Else the
- * figures are lower bounds (a socket opened and closed between two samples
- * is missed). */
+/* Count the TCP bytes of the cgroup @dir (the task's, made before the
+ * task starts): with BPF allowed (root, 4.15) the kernel counts every
+ * payload byte of its sockets (cgskb.h), exactly, and true is returned:
+ * then no connect or accept needs a stop.  Otherwise false, and the
+ * sock_diag dumps also take the sockets made in @dir or below (by their
+ * INET_DIAG_CGROUP_ID, 5.9), which finds those of processes no sample
+ * saw, but not those closed between two samples. */
+bool net_use_cgroup(struct tp_net *n, const char *dir);
+
+/* Are the totals exact?  True with the cgroup's kernel counters, and in
+ * ptrace mode where every connect and accept was noted and every
+ * destruction announced; else they are lower bounds (poll, --pid, a
+ * cgroup without BPF, a kernel without pidfd_getfd).  False for NULL. */
 bool net_bytes_exact(const struct tp_net *n);
 
 /* Totals so far, bytes. */
