@@ -27,6 +27,7 @@ cg_require()
 	[ -z "$TPMON_WRAPPER" ] || skip_all "runs tpmon as another user: not under $TPMON_WRAPPER"
 	command -v setpriv >/dev/null || skip_all "no setpriv"
 	# the unprivileged user writes the outputs and runs the helpers
+	for_other_user
 	chmod 777 "$tmp"
 }
 

@@ -258,6 +258,26 @@ scaled()
 	echo $(($1 * TPMON_TIME_SCALE))
 }
 
+# --- another user ----------------------------------------------------------
+
+# for_other_user: a test that runs tpmon or a helper as another user (uid
+# 65534, munge...) calls this first.  The build tree may sit where only
+# its owner can enter (a clone in root's home, /root is 0700, or under
+# mktemp -d), so TPMON and HELPERS become copies in $tmp/pub, a 0755
+# directory ($tmp made 0755 too; /tmp is world-reachable).  Always
+# copies, so that the test runs the same way wherever the tree is.
+for_other_user()
+{
+	[ -d "$tmp/pub" ] && return 0
+	chmod 755 "$tmp" && mkdir -m 755 "$tmp/pub" "$tmp/pub/helpers" ||
+		bail_out "cannot make $tmp/pub"
+	cp -p "$TPMON" "$tmp/pub/tpmon" &&
+		cp -pR "$HELPERS/." "$tmp/pub/helpers/" &&
+		chmod -R go+rX "$tmp/pub" || bail_out "cannot copy tpmon and the helpers to $tmp/pub"
+	TPMON=$tmp/pub/tpmon
+	HELPERS=$tmp/pub/helpers
+}
+
 # --- reading the summary --------------------------------------------------
 
 summary=
