@@ -12,7 +12,8 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-tools.test \
 	tests/cgroup-nested.test \
 	tests/cgroup-exact.test \
-	tests/cgroup-net.test
+	tests/cgroup-net.test \
+	tests/cgroup-conformance.test
 
 TESTS += $(TP_CGROUP_TESTS)
 EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS)

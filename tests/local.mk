@@ -48,3 +48,4 @@ include $(srcdir)/tests/bench-stops.mk
 include $(srcdir)/tests/ship.mk
 include $(srcdir)/tests/batch.mk
 include $(srcdir)/tests/live.mk
+include $(srcdir)/tests/conformance.mk

@@ -34,6 +34,7 @@ struct tp_file {
 struct tp_opens {
 	struct tp_file *buckets[NBUCKETS];
 	struct tp_file *first, **last;
+	bool warned;		/* an open could not be read: said once */
 };
 
 static unsigned hash(const char *s)
@@ -120,9 +121,18 @@ void opens_syscall(struct tp_opens *f, pid_t tid)
 	int arg, dfd_arg;
 
 	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
+	errno = 0;
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
-	    info.op != PTRACE_SYSCALL_INFO_SECCOMP)
+	    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+		/* EIO before 5.3 (RHEL 8's 4.18): the open cannot be read;
+		 * ESRCH: the tracee is gone, and its call with it */
+		if (errno != ESRCH && !f->warned) {
+			warn_msg("PTRACE_GET_SYSCALL_INFO: %s: the files list misses opens",
+				 strerror(errno ? errno : EINVAL));
+			f->warned = true;
+		}
 		return;
+	}
 	arg = path_arg((long)info.seccomp.nr, &dfd_arg);
 	if (arg < 0 || read_string(tid, (unsigned long)info.seccomp.args[arg], path, sizeof(path)) < 0)
 		return;
