@@ -25,7 +25,7 @@ VM_RUN = $(abs_top_srcdir)/../shared/tools/vm-run
 check-cgroup-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
 	st=0; \
-	$(VM_RUN) --timeout 540 -- \
+	$(VM_RUN) --timeout 1200 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS)' || st=$$?; \
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
