@@ -186,12 +186,12 @@ void run_fill_report(struct tp_run *r, double t, bool final)
 		in.cgroup = &cgf;
 		/* untraced, the sampled I/O misses processes: io.stat counts
 		 * every one that ran in the cgroup */
-		in.cgroup_io = r->tk->ops != &track_ptrace_ops;
+		in.cgroup_io = r->tk->ops->kind != TP_TRACK_PTRACE;
 	}
 	in.max_threads = r->tree.max_threads;
 	in.tracking_attach = r->o->pid != 0;
-	in.tracking_ptrace = r->tk->ops == &track_ptrace_ops;
-	in.tracking_cgroup = r->tk->ops == &track_cgroup_ops;
+	in.tracking_ptrace = r->tk->ops->kind == TP_TRACK_PTRACE;
+	in.tracking_cgroup = r->tk->ops->kind == TP_TRACK_CGROUP;
 	in.processes_partial = r->tk->counts_partial;
 	figures_fill(&r->fig, &in, t, final);
 }

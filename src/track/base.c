@@ -1,25 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* track.c: what every tracking backend shares: starting the task (ptrace,
- * or poll when ptrace is refused), the end of a thread, signalling the
- * tree, draining wait() events in bounded turns. */
+/* base.c: what every tracking backend builds on (base.h): making a
+ * tracker, the end of a thread, signalling the table's processes, draining
+ * wait() events in bounded turns, reaping tpmon's own children, and
+ * freeing a tracker. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
-#include "cgrun.h"
-#include "clock.h"
-#include "error.h"
-#include "launch.h"
-#include "nested.h"
-#include "sandbox.h"
-#include "track.h"
-#include "tracer.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "basic/error.h"
+#include "basic/xmalloc.h"
+#include "kernel/tracer.h"
+#include "track/base.h"
+#include "track/cgrun.h"
+#include "track/nested.h"
 
-static struct tp_track *track_new(const struct tp_track_ops *ops, struct tp_ptree *t,
-				  const struct tp_track_sink *sink, pid_t self)
+struct tp_track *track_new(const struct tp_track_ops *ops, struct tp_ptree *t,
+			   const struct tp_track_sink *sink, pid_t self, pid_t root)
 {
 	struct tp_track *tk = xcalloc(1, sizeof(*tk));
 
@@ -27,81 +26,8 @@ static struct tp_track *track_new(const struct tp_track_ops *ops, struct tp_ptre
 	tk->tree = t;
 	tk->sink = *sink;
 	tk->self = self;
+	tk->root = root;
 	tk->outer_chan = -1;
-	return tk;
-}
-
-struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t,
-			      const struct tp_track_sink *sink, pid_t self, int *status)
-{
-	struct tp_launch_opts so;
-	struct sock_fprog *filter = NULL;
-	struct tp_track *tk;
-	struct stat st;
-	char *path = launch_resolve(s->argv[0], status);
-	bool traced = false;
-	pid_t pid;
-
-	if (!path)
-		return NULL;
-	tk = track_new(&track_poll_ops, t, sink, self);
-	memset(&so, 0, sizeof(so));
-	so.argv = s->argv;
-	so.path = path;
-	so.child_mask = s->child_mask;
-	so.child_sigpipe = s->child_sigpipe;
-	so.child_sigchld = s->child_sigchld;
-	so.child_nofile = s->child_nofile;
-	so.restore_nice = s->restore_nice;
-	so.child_nice = s->child_nice;
-	so.trace = s->ptrace;
-	so.cgroup_leaf = s->cgroup ? s->cgroup->leaf : NULL;
-	tk->cgroup = s->cgroup;
-	if (so.trace) {
-		/* no process may leave the tree (a cgroup holds it if there
-		 * is one); connect and accept stop in the tracer for the
-		 * network figures (and, with --with-inotify, opens) */
-		filter = sandbox_task_filter(s->trap_opens, s->trap_net, s->cgroup != NULL);
-		so.filter = filter;
-		so.filter_needs_nnp = !sandbox_have_cap_sys_admin();
-	}
-	/* exec events name each process for its record and trace span */
-	so.trace_options = tracer_options(s->exec_events,
-					  filter && (s->trap_opens || s->trap_net));
-	/* an enclosing tpmon's channel; ours is for a traced task only */
-	tk->outer_chan = nested_outer();
-	so.nest_chan = tk->outer_chan;
-	so.nest_registered = &tk->nest_registered;
-	if (so.trace)
-		tk->nest = nested_open();
-	so.traced_env = nested_env(tk->nest);
-	so.untraced_close = nested_task_fd(tk->nest);
-	/* a UNIX socket in every process of the tree, and no traffic */
-	if (nested_task_fd(tk->nest) >= 0 && fstat(nested_task_fd(tk->nest), &st) == 0)
-		tk->nest_ino = (uint64_t)st.st_ino;
-	if (s->cgroup && s->cgroup_members && !s->ptrace) {
-		/* listening before the fork: the root's first child is seen */
-		tk->ops = &track_cgroup_ops;
-		members_listen(tk, s->exec_events);
-	}
-	pid = launch_start(&so, &traced, status);
-	tk->nest = nested_started(tk->nest, pid > 0 && traced, t);
-	sandbox_filter_free(filter);
-	free(path);
-	if (pid < 0) {
-		track_free(tk);
-		return NULL;
-	}
-	tk->root = pid;
-	if (traced) {
-		tk->ops = &track_ptrace_ops;
-		tk->ptraced = true;
-		tk->net_trapped = filter != NULL;
-	} else if (s->cgroup && s->cgroup_members) {
-		tk->ops = &track_cgroup_ops;
-	}
-	ptree_add_proc(t, pid, 0)->hwm_kb = 0;
-	ptree_thread(t, pid)->started = true;
 	return tk;
 }
 
@@ -173,6 +99,29 @@ enum tp_track_drain track_wait_events(struct tp_track *tk,
 		handle(tk, &ev);
 	}
 	return TP_TRACK_MORE;
+}
+
+double track_rusage_cpu_s(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+}
+
+void track_reap_child(struct tp_track *tk, struct tp_event *ev)
+{
+	struct tp_thread *th;
+
+	/* stops of a child that is not a tracee are nothing to us */
+	if (ev->kind != TP_EV_EXITED && ev->kind != TP_EV_KILLED)
+		return;
+	if (ev->zombie)
+		tracer_reap(ev);
+	th = ptree_thread(tk->tree, ev->tid);
+	/* what we reap ourselves (the root, orphans) comes with its CPU
+	 * time, children it waited for included */
+	track_thread_end(tk, ev->tid, th ? th->proc : NULL, ev->status,
+			 (uint64_t)ev->ru.ru_maxrss,
+			 track_rusage_cpu_s(&ev->ru));
 }
 
 void track_free(struct tp_track *tk)
