@@ -3,7 +3,7 @@
  * and above only the table (ptree.h): a tracker made with its ops, the end
  * of a thread told to the sink, wait()'s events drained in bounded turns,
  * and the reaping of tpmon's own children.  The backends (tracees.c,
- * procscan.c, cgmembers.c) and attach.c use it; the launcher (track.c)
+ * procscan.c, cgmembers.c) and attach.c use it; the launcher (follow.c)
  * sits above them.  Nothing here names a backend. */
 #ifndef TPMON_TRACK_BASE_H
 #define TPMON_TRACK_BASE_H

@@ -23,7 +23,7 @@
  *   attach.c    --pid: seizes a running tree, then the ptrace backend
  *               follows it (track_attach()); the tree is not tpmon's to
  *               stop;
- *   track.c     the launcher: starts the task (launch.c) and picks its
+ *   follow.c    the launcher: starts the task (launch.c) and picks its
  *               backend (track_launch()).
  * Beside them: launch.c (fork and exec), nested.c (nested tpmons),
  * cgrun.c (the run's cgroups, used beside any backend).
@@ -35,7 +35,7 @@
  *  2. keep the contract below: every process of the tree enters the table
  *     (ptree_add_proc()) and leaves it (track_thread_end()), and the sink
  *     hears of each as it happens;
- *  3. call its constructor from track_launch() (track.c) or from a new
+ *  3. call its constructor from track_launch() (follow.c) or from a new
  *     entry point called from run.c; the loop needs no change.
  * Containment, kill and kernel limits used beside another backend (a
  * cgroup around a ptrace-followed task) belong in signal_all() and in the
@@ -175,7 +175,7 @@ struct tp_track_start {
 	bool cgroup_members;
 };
 
-/* track.c: start the task and follow it with the ptrace backend, the
+/* follow.c: start the task and follow it with the ptrace backend, the
  * cgroup one (s->cgroup_members), or the /proc-scan one when ptrace is not
  * asked for or is refused.  The root enters the
  * table.  Returns the tracker, or NULL with *status 125, 126 or 127 and a

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* track.c: the launcher, on top of the tracking backends.  It starts the
+/* follow.c: the launcher, on top of the tracking backends.  It starts the
  * task (launch.c) with what the task needs from tpmon (the seccomp filter
  * of a traced task, the channel of nested tpmons, the proc connector of
  * the cgroup backend, listening before the fork), then follows it with
