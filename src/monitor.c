@@ -15,14 +15,14 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
-#include "clock.h"
-#include "error.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
 #include "monitor.h"
-#include "nested.h"
-#include "proc.h"
+#include "track/nested.h"
+#include "kernel/proc.h"
 #include "run.h"
-#include "sampler.h"
-#include "sandbox.h"
+#include "measure/sampler.h"
+#include "kernel/sandbox.h"
 
 #define FIRST_DELAY 0.01		/* first sampling interval, s */
 #define DELAY_GROWTH 1.25		/* back-off factor per sample */

@@ -11,13 +11,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "clock.h"
-#include "error.h"
-#include "proc.h"
+#include "kernel/cgroup.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "kernel/proc.h"
 #include "run.h"
-#include "summary.h"
-#include "xmalloc.h"
+#include "output/summary.h"
+#include "basic/xmalloc.h"
 
 double run_now(const struct tp_run *r)
 {

@@ -11,22 +11,22 @@
 #include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "cgrun.h"
-#include "disk.h"
-#include "enforce.h"
-#include "fanout.h"
-#include "figures.h"
-#include "gpu.h"
-#include "live.h"
-#include "net.h"
-#include "opens.h"
-#include "options.h"
-#include "ptree.h"
-#include "sampler.h"
-#include "series.h"
-#include "snapevents.h"
-#include "track.h"
-#include "watchdog.h"
+#include "track/cgrun.h"
+#include "measure/disk.h"
+#include "enforce/enforce.h"
+#include "output/fanout.h"
+#include "measure/figures.h"
+#include "measure/gpu.h"
+#include "live/live.h"
+#include "measure/net.h"
+#include "measure/opens.h"
+#include "config/options.h"
+#include "track/ptree.h"
+#include "measure/sampler.h"
+#include "output/series.h"
+#include "measure/snapevents.h"
+#include "track/track.h"
+#include "enforce/watchdog.h"
 
 struct tp_run {
 	const struct tp_options *o;

@@ -5,18 +5,18 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "brief.h"
-#include "cgrun.h"
-#include "disk.h"
-#include "error.h"
+#include "output/brief.h"
+#include "track/cgrun.h"
+#include "measure/disk.h"
+#include "basic/messages.h"
 #include "monitor.h"
-#include "options.h"
-#include "outfile.h"
+#include "config/options.h"
+#include "basic/outfile.h"
 #include "report/plotcmd.h"
 #include "report/reportcmd.h"
-#include "summary.h"
-#include "top.h"
-#include "xmalloc.h"
+#include "output/summary.h"
+#include "live/top.h"
+#include "basic/xmalloc.h"
 
 /* resource_monitor's statuses, which workflow engines interpret. */
 enum { RM_SUCCESS = 0, RM_TASK_ERROR = 1, RM_OVERFLOW = 2, RM_TIME_EXPIRE = 3,

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "error.h"
-#include "options.h"
-#include "units.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "config/options.h"
+#include "basic/units.h"
+#include "basic/xmalloc.h"
 
 enum {
 	OPT_MEASURE_ONLY = 256, OPT_KILL_GRACE, OPT_NO_PPRINT, OPT_MEASURE_DIR,

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* enforce.c: holding the task to its limits (see enforce.h). */
 #include <signal.h>
-#include "cgroup.h"
-#include "enforce.h"
-#include "error.h"
-#include "proc.h"
+#include "kernel/cgroup.h"
+#include "enforce/enforce.h"
+#include "basic/messages.h"
+#include "kernel/proc.h"
 
 /* Fastest growth we plan for, MB/s: the rate of a task touching fresh
  * pages flat out on one core is a few GB/s. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* watchdog.c: the kill (see watchdog.h). */
 #include <signal.h>
-#include "error.h"
-#include "watchdog.h"
+#include "basic/messages.h"
+#include "enforce/watchdog.h"
 
 void watchdog_init(struct tp_watchdog *wd, double grace)
 {

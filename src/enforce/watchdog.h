@@ -8,7 +8,7 @@
 #define TPMON_WATCHDOG_H
 
 #include <stdbool.h>
-#include "track.h"
+#include "track/track.h"
 
 /* RUNNING until something stops the tree; TERMINATING during the grace;
  * KILLING after it. */

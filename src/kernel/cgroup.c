@@ -12,8 +12,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "xmalloc.h"
+#include "kernel/cgroup.h"
+#include "basic/xmalloc.h"
 
 /* ---- parsers ---- */
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
-#include "error.h"
-#include "tracer.h"
+#include "basic/messages.h"
+#include "kernel/tracer.h"
 
 unsigned tracer_options(bool exec, bool seccomp)
 {

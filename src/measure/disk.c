@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "clock.h"
-#include "disk.h"
-#include "error.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "measure/disk.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
 
 /* A set of (device, inode) pairs, open addressing. */
 struct inode_set {

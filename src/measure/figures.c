@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "compat.h"
-#include "error.h"
-#include "figures.h"
-#include "xmalloc.h"
+#include "basic/compat.h"
+#include "basic/messages.h"
+#include "measure/figures.h"
+#include "basic/xmalloc.h"
 
 void figures_init(struct tp_figures *f, struct tp_report *rep, double ref_cores,
 		  bool cctools_cores)

@@ -12,16 +12,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "cgroup.h"
-#include "gpu.h"
-#include "limitset.h"
-#include "nested.h"
-#include "ptree.h"
-#include "quality.h"
-#include "ratewin.h"
-#include "resources.h"
-#include "sampler.h"
-#include "utilization.h"
+#include "kernel/cgroup.h"
+#include "measure/gpu.h"
+#include "config/limitset.h"
+#include "track/nested.h"
+#include "track/ptree.h"
+#include "measure/quality.h"
+#include "measure/ratewin.h"
+#include "basic/resources.h"
+#include "measure/sampler.h"
+#include "measure/utilization.h"
 
 enum tp_exit_type { TP_EXIT_NORMAL, TP_EXIT_SIGNAL, TP_EXIT_LIMITS };
 

@@ -34,12 +34,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "cgskb.h"
-#include "clock.h"
-#include "error.h"
+#include "kernel/cgskb.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
 #include "kernel/tracer.h"
-#include "net.h"
-#include "xmalloc.h"
+#include "measure/net.h"
+#include "basic/xmalloc.h"
 
 struct sock_rec {
 	uint64_t cookie;		/* 0: free slot */

@@ -14,11 +14,11 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "kernel/tracer.h"
-#include "opens.h"
-#include "outfile.h"
-#include "xmalloc.h"
+#include "measure/opens.h"
+#include "basic/outfile.h"
+#include "basic/xmalloc.h"
 
 #define NBUCKETS 1024u
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "brief.h"
-#include "compat.h"
-#include "resources.h"
-#include "safetext.h"
+#include "output/brief.h"
+#include "basic/compat.h"
+#include "basic/resources.h"
+#include "basic/safetext.h"
 
 bool brief_wanted(const struct tp_options *o, int fd)
 {

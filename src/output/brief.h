@@ -6,8 +6,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "options.h"
-#include "summary.h"
+#include "config/options.h"
+#include "output/summary.h"
 
 /* Should the run of @o end with the brief on @fd? */
 bool brief_wanted(const struct tp_options *o, int fd);

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "outfile.h"
-#include "series.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "basic/outfile.h"
+#include "output/series.h"
+#include "basic/xmalloc.h"
 
 struct tp_series {
 	struct tp_outfile *f;

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cctools.h"
-#include "error.h"
-#include "jsontext.h"
-#include "outfile.h"
-#include "summary.h"
-#include "xmalloc.h"
+#include "output/cctools.h"
+#include "basic/messages.h"
+#include "basic/jsontext.h"
+#include "basic/outfile.h"
+#include "output/summary.h"
+#include "basic/xmalloc.h"
 
 static json_t *measure(double v, const char *unit, int decimals)
 {

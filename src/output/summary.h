@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "figures.h"
-#include "options.h"
+#include "measure/figures.h"
+#include "config/options.h"
 
 /* Is @key a field that tpmon writes itself (so -V may not set it)? */
 bool summary_field_reserved(const char *key);

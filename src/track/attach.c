@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "basic/error.h"
+#include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "kernel/proc.h"
 #include "kernel/tracer.h"

@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "basic/clock.h"
-#include "basic/error.h"
+#include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "kernel/tracer.h"
 #include "track/base.h"

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "basic/clock.h"
-#include "basic/error.h"
+#include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "kernel/cgroup.h"
 #include "kernel/proc.h"

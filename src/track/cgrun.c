@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
-#include "cgroup.h"
-#include "cgrun.h"
-#include "error.h"
-#include "xmalloc.h"
+#include "kernel/cgroup.h"
+#include "track/cgrun.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
 
 /* the controllers a run hands to its task, where the base has them */
 #define WANTED (TP_CG_CPU | TP_CG_MEMORY | TP_CG_PIDS | TP_CG_IO)

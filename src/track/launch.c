@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "error.h"
-#include "nested.h"
-#include "launch.h"
-#include "tracer.h"
-#include "xmalloc.h"
+#include "kernel/cgroup.h"
+#include "basic/messages.h"
+#include "track/nested.h"
+#include "track/launch.h"
+#include "kernel/tracer.h"
+#include "basic/xmalloc.h"
 
 extern char **environ;
 

@@ -3,8 +3,8 @@
  * list of live processes for sampling. */
 #include <stdlib.h>
 #include <string.h>
-#include "ptree.h"
-#include "xmalloc.h"
+#include "track/ptree.h"
+#include "basic/xmalloc.h"
 
 #define NBUCKETS 4096u
 

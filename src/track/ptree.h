@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "proc.h"
+#include "kernel/proc.h"
 
 struct tp_proc;
 

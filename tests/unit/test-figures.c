@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include "figures.h"
+#include "measure/figures.h"
 #include "tap.h"
 
 #define MiB 1048576.0

@@ -4,8 +4,8 @@
  * knowledge to it: exact figures are never flagged, the ones a mode may
  * undercount always are. */
 #include <string.h>
-#include "figures.h"
-#include "quality.h"
+#include "measure/figures.h"
+#include "measure/quality.h"
 #include "tap.h"
 
 /* The names of the flagged figures, comma-separated, into @buf. */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* error.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task;
+/* messages.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task;
  * warnings that cctools mode keeps off the task's output. */
-#ifndef TPMON_ERROR_H
-#define TPMON_ERROR_H
+#ifndef TPMON_BASIC_MESSAGES_H
+#define TPMON_BASIC_MESSAGES_H
 
 #include <stdbool.h>
-#include "compat.h"
+#include "basic/compat.h"
 
 /* Exit statuses of tpmon's own failures (task mode, see doc/tpmon.1). */
 enum {

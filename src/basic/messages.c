@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* error.c: diagnostics.  Each message is formatted once and written with a
+/* messages.c: diagnostics.  Each message is formatted once and written with a
  * single write(2), so lines never interleave with the task's own output. */
 #include <errno.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
-#include "error.h"
+#include "basic/messages.h"
 
 bool debug_enabled;
 static int debug_fd = STDERR_FILENO;
