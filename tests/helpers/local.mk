@@ -125,7 +125,8 @@ TP_SCENARIO_TESTS = \
 	tests/hostile-cmdline.test \
 	tests/summary-fields.test \
 	tests/sh-option.test \
-	tests/license-spdx.test
+	tests/license-spdx.test \
+	tests/structure.test
 
 TESTS += $(TP_SCENARIO_TESTS)
 EXTRA_DIST += tests/init.sh $(TP_SCENARIO_TESTS)
