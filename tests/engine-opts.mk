@@ -5,12 +5,14 @@
 
 check_PROGRAMS += tests/helpers/log-steps
 tests_helpers_log_steps_SOURCES = tests/helpers/log-steps.c $(TPH_COMMON)
+tests_helpers_log_steps_LDADD = $(TPH_LIB)
 tests_helpers_log_steps_CPPFLAGS = $(TPH_CPP)
 tests_helpers_log_steps_CFLAGS = $(TPH_CF)
 tests_helpers_log_steps_LDFLAGS = $(TPH_LD)
 
 check_PROGRAMS += tests/helpers/attach-target
 tests_helpers_attach_target_SOURCES = tests/helpers/attach-target.c $(TPH_COMMON)
+tests_helpers_attach_target_LDADD = $(TPH_LIB)
 tests_helpers_attach_target_CPPFLAGS = $(TPH_CPP)
 tests_helpers_attach_target_CFLAGS = $(TPH_CF) -pthread
 tests_helpers_attach_target_LDFLAGS = $(TPH_LD) -pthread
@@ -26,7 +28,7 @@ EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-engines.py
 check_PROGRAMS += tests/unit/test-snapevents
 TESTS += tests/unit/test-snapevents
 tests_unit_test_snapevents_SOURCES = tests/unit/test-snapevents.c tests/unit/tap.h
-tests_unit_test_snapevents_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_snapevents_LDADD = $(TPMON_LIBS)
 
 if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-snapevents

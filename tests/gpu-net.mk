@@ -4,6 +4,7 @@
 
 check_PROGRAMS += tests/helpers/net-peer
 tests_helpers_net_peer_SOURCES = tests/helpers/net-peer.c $(TPH_COMMON)
+tests_helpers_net_peer_LDADD = $(TPH_LIB)
 tests_helpers_net_peer_CPPFLAGS = $(TPH_CPP)
 tests_helpers_net_peer_CFLAGS = $(TPH_CF)
 tests_helpers_net_peer_LDFLAGS = $(TPH_LD)

@@ -6,6 +6,7 @@
 
 check_PROGRAMS += tests/helpers/hog-vmem
 tests_helpers_hog_vmem_SOURCES = tests/helpers/hog-vmem.c $(TPH_COMMON)
+tests_helpers_hog_vmem_LDADD = $(TPH_LIB)
 tests_helpers_hog_vmem_CPPFLAGS = $(TPH_CPP)
 tests_helpers_hog_vmem_CFLAGS = $(TPH_CF)
 tests_helpers_hog_vmem_LDFLAGS = $(TPH_LD)

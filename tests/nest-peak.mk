@@ -6,6 +6,7 @@
 
 check_PROGRAMS += tests/helpers/fork-burst
 tests_helpers_fork_burst_SOURCES = tests/helpers/fork-burst.c $(TPH_COMMON)
+tests_helpers_fork_burst_LDADD = $(TPH_LIB)
 tests_helpers_fork_burst_CPPFLAGS = $(TPH_CPP)
 tests_helpers_fork_burst_CFLAGS = $(TPH_CF)
 tests_helpers_fork_burst_LDFLAGS = $(TPH_LD)
@@ -16,4 +17,4 @@ EXTRA_DIST += tests/nest-peak.test tests/nest-name.test
 check_PROGRAMS += tests/unit/test-nested
 TESTS += tests/unit/test-nested
 tests_unit_test_nested_SOURCES = tests/unit/test-nested.c tests/unit/tap.h
-tests_unit_test_nested_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_nested_LDADD = $(TPMON_LIBS)

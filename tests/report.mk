@@ -37,7 +37,7 @@ tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
 	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
+tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS)
 
 # ... and of other tools' records (Nextflow, Snakemake, sacct); seeds in
 # tests/fuzz/corpus/report-others/.
@@ -48,7 +48,7 @@ tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
 	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS) -lm
+tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS)
 
 # ... and of the writers of untrusted text (shown form, gnuplot strings,
 # HTML text, the SVG check, CSV's UTF-8, JSON, the emitters' escapes), each output judged by a
@@ -60,7 +60,7 @@ tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
 	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_writers_LDADD = $(JANSSON_LIBS) -lm
+tests_fuzz_fuzz_writers_LDADD = $(JANSSON_LIBS)
 endif
 
 # the escapes of untrusted text (safetext.c, gnuplot.c, HTML, CSV)
