@@ -37,3 +37,7 @@ tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS)
 UNIT_TESTS += tests/unit/test-quality
 tests_unit_test_quality_SOURCES = tests/unit/test-quality.c tests/unit/tap.h
 tests_unit_test_quality_LDADD = $(TPMON_LIBS)
+# the limits' decisions (src/enforce/enforce.c), on hand-made figures
+UNIT_TESTS += tests/unit/test-enforce
+tests_unit_test_enforce_SOURCES = tests/unit/test-enforce.c tests/unit/tap.h
+tests_unit_test_enforce_LDADD = $(TPMON_LIBS)
