@@ -288,6 +288,46 @@ static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
 	rep->threads_known = v > 0;
 }
 
+/* At the end, the enclosing tpmon that traced the task (nested.h) has
+ * its exact totals: they replace @a's (all of them when it counted the
+ * whole subtree), and *@total.  Before the end they miss the live
+ * processes (its peak does not: note_outer_peak()).  Returns the CPU
+ * time, s. */
+static double take_outer(struct tp_report *rep, const struct tp_nest_totals *nt,
+			 struct tp_acct *a, unsigned long *total)
+{
+	if (nt->whole) {
+		*a = nt->acct;
+		rep->ctxsw_known = true;
+	} else {
+		a->cpu_ns = nt->acct.cpu_ns;
+		a->io.read_bytes = nt->acct.io.read_bytes;
+		a->io.write_bytes = nt->acct.io.write_bytes;
+	}
+	*total = (unsigned long)nt->procs;
+	return (double)nt->acct.cpu_ns / 1e9;
+}
+
+/* The totals, @a, @cpu s and @total processes, which grow to the end:
+ * their peak is now, @t. */
+static void fill_totals(struct tp_report *rep, const struct tp_acct *a, double cpu,
+			unsigned long total, double t)
+{
+	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
+		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
+	size_t i;
+
+	rep->acct = *a;
+	rep->value[TP_RES_CPU_TIME] = cpu;
+	rep->value[TP_RES_BYTES_READ] = (double)a->io.read_bytes / 1048576.0;
+	rep->value[TP_RES_BYTES_WRITTEN] = (double)a->io.write_bytes / 1048576.0;
+	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
+	for (i = 0; i < ARRAY_SIZE(cumulative); i++) {
+		rep->known[cumulative[i]] = true;
+		rep->peak_time[cumulative[i]] = t;
+	}
+}
+
 void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool final)
 {
 	struct tp_report *rep = f->rep;
@@ -295,40 +335,16 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 	struct tp_acct a = in->acct;
 	unsigned long total = in->total_processes;
 	double cpu = (double)a.cpu_ns / 1e9;
-	size_t i;
-	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
-		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
 
 	rep->end = rep->start + t;
 	figures_peak(f, TP_RES_WALL_TIME, t, t);
 	if (f->reaped_cpu > cpu)
 		cpu = f->reaped_cpu;
-	/* the enclosing tpmon traced the task: its totals are exact; before
-	 * the end they miss the live processes, its peak does not */
-	if (nt && final) {
-		if (nt->whole) {
-			a = nt->acct;
-			rep->ctxsw_known = true;
-		} else {
-			a.cpu_ns = nt->acct.cpu_ns;
-			a.io.read_bytes = nt->acct.io.read_bytes;
-			a.io.write_bytes = nt->acct.io.write_bytes;
-		}
-		cpu = (double)nt->acct.cpu_ns / 1e9;
-		total = (unsigned long)nt->procs;
-	}
+	if (nt && final)
+		cpu = take_outer(rep, nt, &a, &total);
 	if (in->cgroup)
 		cpu = take_cgroup(rep, in->cgroup, in->cgroup_io, &a, cpu);
-	rep->acct = a;
-	rep->value[TP_RES_CPU_TIME] = cpu;
-	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
-	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
-	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
-	/* totals grow to the end: their peak is now */
-	for (i = 0; i < ARRAY_SIZE(cumulative); i++) {
-		rep->known[cumulative[i]] = true;
-		rep->peak_time[cumulative[i]] = t;
-	}
+	fill_totals(rep, &a, cpu, total, t);
 	if (!rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] ||
 	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] < (double)in->max_live) {
 		rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)in->max_live;
