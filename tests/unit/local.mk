@@ -41,3 +41,8 @@ tests_unit_test_quality_LDADD = $(TPMON_LIBS)
 UNIT_TESTS += tests/unit/test-enforce
 tests_unit_test_enforce_SOURCES = tests/unit/test-enforce.c tests/unit/tap.h
 tests_unit_test_enforce_LDADD = $(TPMON_LIBS)
+
+# warnings held until their destination is known (src/basic/messages.c)
+UNIT_TESTS += tests/unit/test-messages
+tests_unit_test_messages_SOURCES = tests/unit/test-messages.c tests/unit/tap.h
+tests_unit_test_messages_LDADD = $(BASIC_LIBS)
