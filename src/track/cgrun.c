@@ -27,6 +27,8 @@
 enum { KILL_WAIT_MS = 5000, REMOVE_WAIT_MS = 2000, GUARD_WAIT_MS = 2000 };
 
 /* The whole of a /proc text file, malloc'd, or NULL. */
+static int cgrun_sweep(const char *base, const char *except);
+
 static char *read_text(const char *path)
 {
 	size_t cap = 4096, len = 0;
@@ -459,7 +461,9 @@ static bool settled(const char *dir)
 	return stat(dir, &st) == 0 && time(NULL) - st.st_mtime > 10;
 }
 
-int cgrun_sweep(const char *base, const char *except)
+/* Remove the runs in @base that belong to dead tpmons (their monitor leaf
+ * is empty), killing what is left in them.  Returns how many. */
+static int cgrun_sweep(const char *base, const char *except)
 {
 	char run[TP_CGRUN_PATH], mon[TP_CGRUN_PATH];
 	DIR *d = opendir(base);
