@@ -12,7 +12,7 @@
 
 bool debug_enabled;
 static int debug_fd = STDERR_FILENO;
-static int die_status = TP_EXIT_FAILURE;
+static int die_status = TP_STATUS_FAILURE;
 
 /* Where warn_msg() lines go.  Until the options are parsed the exit-status
  * convention (and so the destination) is unknown: lines are held. */

@@ -9,7 +9,7 @@
 #include "measure/figures.h"
 #include "basic/xmalloc.h"
 
-void figures_init(struct tp_figures *f, struct tp_report *rep, double ref_cores,
+void figures_init(struct tp_figures *f, struct tp_summary *rep, double ref_cores,
 		  bool cctools_cores)
 {
 	memset(f, 0, sizeof(*f));
@@ -35,7 +35,7 @@ static void snap_peak(struct tp_figures *f, enum tp_res r, double v)
 
 void figures_peak(struct tp_figures *f, enum tp_res r, double v, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 
 	/* (the tree's max_live is a peak since the start: a snapshot's
 	 * count of processes comes from figures_born() and the samples) */
@@ -61,7 +61,7 @@ void figures_born(struct tp_figures *f, unsigned nlive, unsigned long total)
 
 void figures_note_hwm(struct tp_figures *f, uint64_t hwm_kb, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	double mb = (double)hwm_kb / 1024.0;
 
 	if (!rep->known[TP_RES_MEMORY] || mb > rep->value[TP_RES_MEMORY]) {
@@ -96,7 +96,7 @@ static void update_cores(struct tp_figures *f, double t, double cpu)
 void figures_sample(struct tp_figures *f, const struct tp_sample *s, unsigned max_live,
 		    unsigned long total, bool fit_memory, bool load_known, double load)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	double t = s->t;
 	double cpu = s->cpu_s > f->reaped_cpu ? s->cpu_s : f->reaped_cpu;
 
@@ -171,7 +171,7 @@ void figures_disk(struct tp_figures *f, double mb, long files, bool partial, dou
 
 static void fill_gpu(struct tp_figures *f, const struct tp_gpu_figures *g, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 
 	rep->gpu_known = true;
 	rep->known[TP_RES_GPUS] = rep->known[TP_RES_GPU_MEMORY] = true;
@@ -199,7 +199,7 @@ static void fill_gpu(struct tp_figures *f, const struct tp_gpu_figures *g, doubl
 /* The enclosing tpmon saw every process of our task come and go: its
  * peak of them alive at once is exact, and when it was first reached;
  * ours is sampled (a sample may have caught the same peak later). */
-static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *nt,
+static void note_outer_peak(struct tp_summary *rep, const struct tp_nest_totals *nt,
 			    double answered, double t)
 {
 	double at = answered - nt->peak_ago, v = (double)nt->peak;
@@ -215,7 +215,7 @@ static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *
 
 static void fill_net(struct tp_figures *f, uint64_t sent, uint64_t recv, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	double avg;
 
 	rep->value[TP_RES_BYTES_SENT] = (double)sent / 1048576.0;
@@ -239,7 +239,7 @@ static void fill_net(struct tp_figures *f, uint64_t sent, uint64_t recv, double 
  * time of every process that ever ran in it (daemons and processes that
  * escaped the tracker included) when it is more than @cpu; with @io
  * (--tracking=cgroup), the bytes of io.stat too.  Returns the CPU time. */
-static double take_cgroup(struct tp_report *rep, const struct tp_cg_figures *cg, bool io,
+static double take_cgroup(struct tp_summary *rep, const struct tp_cg_figures *cg, bool io,
 			  struct tp_acct *a, double cpu)
 {
 	rep->cgf = *cg;
@@ -258,7 +258,7 @@ static double take_cgroup(struct tp_report *rep, const struct tp_cg_figures *cg,
 }
 
 /* Which figures are lower bounds (quality.c), from what the run knows. */
-static void fill_quality(struct tp_report *rep, const struct tp_fill *in, bool outer_whole)
+static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool outer_whole)
 {
 	struct tp_quality_in q;
 	const struct tp_cg_figures *cg = in->cgroup;
@@ -279,7 +279,7 @@ static void fill_quality(struct tp_report *rep, const struct tp_fill *in, bool o
  * the tracker sees them born (ptrace); else the samples' too. */
 static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	unsigned v = in->max_threads;
 
 	if (!in->tracking_ptrace && f->threads_sampled > v)
@@ -293,7 +293,7 @@ static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
  * whole subtree), and *@total.  Before the end they miss the live
  * processes (its peak does not: note_outer_peak()).  Returns the CPU
  * time, s. */
-static double take_outer(struct tp_report *rep, const struct tp_nest_totals *nt,
+static double take_outer(struct tp_summary *rep, const struct tp_nest_totals *nt,
 			 struct tp_acct *a, unsigned long *total)
 {
 	if (nt->whole) {
@@ -310,7 +310,7 @@ static double take_outer(struct tp_report *rep, const struct tp_nest_totals *nt,
 
 /* The totals, @a, @cpu s and @total processes, which grow to the end:
  * their peak is now, @t. */
-static void fill_totals(struct tp_report *rep, const struct tp_acct *a, double cpu,
+static void fill_totals(struct tp_summary *rep, const struct tp_acct *a, double cpu,
 			unsigned long total, double t)
 {
 	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
@@ -330,7 +330,7 @@ static void fill_totals(struct tp_report *rep, const struct tp_acct *a, double c
 
 void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool final)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	const struct tp_nest_totals *nt = in->outer;
 	struct tp_acct a = in->acct;
 	unsigned long total = in->total_processes;
@@ -387,15 +387,15 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 
 void figures_exit(struct tp_figures *f, bool known, int root_status)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 
 	if (!known) {
 		rep->exit_unknown = true;	/* --pid, left running */
 	} else if (WIFSIGNALED(root_status)) {
 		rep->signal = WTERMSIG(root_status);
 		rep->exit_status = 128 + rep->signal;
-		if (rep->exit_type == TP_EXIT_NORMAL)
-			rep->exit_type = TP_EXIT_SIGNAL;
+		if (rep->exit_type == TP_EXIT_TYPE_NORMAL)
+			rep->exit_type = TP_EXIT_TYPE_SIGNAL;
 	} else {
 		rep->exit_status = WEXITSTATUS(root_status);
 	}
@@ -406,7 +406,7 @@ const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char 
 	static const enum tp_res totals[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
 		TP_RES_BYTES_WRITTEN, TP_RES_BYTES_RECEIVED, TP_RES_BYTES_SENT,
 		TP_RES_TOTAL_PROCESSES };
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	struct tp_snapshot *s;
 	size_t i;
 
@@ -431,7 +431,7 @@ const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char 
 	return s;
 }
 
-void figures_report_free(struct tp_report *r)
+void figures_summary_free(struct tp_summary *r)
 {
 	size_t i;
 

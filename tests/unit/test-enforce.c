@@ -34,7 +34,7 @@ static const struct tp_track_ops counting_ops = {
 
 struct world {
 	struct tp_options o;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_figures fig;
 	struct tp_watchdog wd;
 	struct tp_ptree tree;
@@ -91,11 +91,11 @@ static void nothing_broken(void)
 	cur(&w, TP_RES_CORES, 1.5);
 	enforce_check(&w.e, getpid(), 3);
 	ok(!w.rep.exceeded.set[TP_RES_MEMORY] && !w.rep.exceeded.set[TP_RES_CORES] &&
-	   w.rep.exit_type == TP_EXIT_NORMAL, "at or under every limit: nothing broken");
+	   w.rep.exit_type == TP_EXIT_TYPE_NORMAL, "at or under every limit: nothing broken");
 	ok(w.wd.phase == TP_RUNNING && nterm == 0 && w.rep.stopped_at < 0,
 	   "and nothing stopped");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void memory_by_biggest(void)
@@ -108,7 +108,7 @@ static void memory_by_biggest(void)
 	enforce_check(&w.e, getpid(), 4);
 	ok(w.rep.exceeded.set[TP_RES_MEMORY] && w.rep.exceeded.value[TP_RES_MEMORY] == 100 &&
 	   !w.rep.exceeded.set[TP_RES_CPU_TIME], "memory over: memory is broken, at its limit's value");
-	ok(w.rep.exit_type == TP_EXIT_LIMITS, "the exit type is limits");
+	ok(w.rep.exit_type == TP_EXIT_TYPE_LIMITS, "the exit type is limits");
 	ok(w.rep.violator_pid == getpid() && strstr(w.rep.violator_cmd, "test-enforce") != NULL,
 	   "the violator is the biggest process, named by its command line (%s)",
 	   w.rep.violator_cmd);
@@ -121,7 +121,7 @@ static void memory_by_biggest(void)
 	ok(w.rep.exceeded.set[TP_RES_CPU_TIME] && nterm == 1,
 	   "a limit broken while stopping is recorded, with no second stop");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void rest_by_root(void)
@@ -140,7 +140,7 @@ static void rest_by_root(void)
 	ok(w.wd.phase == TP_KILLING && nterm == 1 && nkill == 1,
 	   "no grace: SIGTERM then SIGKILL at once, one stop for both");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void unknown_not_judged(void)
@@ -152,7 +152,7 @@ static void unknown_not_judged(void)
 	enforce_check(&w.e, 0, 1);
 	ok(!w.rep.exceeded.set[TP_RES_DISK] && nterm == 0, "a figure not known is not judged");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void measure_only(void)
@@ -163,7 +163,7 @@ static void measure_only(void)
 	w.o.measure_only = true;
 	cur(&w, TP_RES_MEMORY, 150);
 	enforce_check(&w.e, getpid(), 1);
-	ok(w.rep.exceeded.set[TP_RES_MEMORY] && w.rep.exit_type == TP_EXIT_NORMAL &&
+	ok(w.rep.exceeded.set[TP_RES_MEMORY] && w.rep.exit_type == TP_EXIT_TYPE_NORMAL &&
 	   w.wd.phase == TP_RUNNING && nterm == 0,
 	   "--measure-only: the crossing is recorded, the task goes on");
 	w.rep.value[TP_RES_WALL_TIME] = 3;
@@ -172,7 +172,7 @@ static void measure_only(void)
 	ok(w.rep.exceeded.set[TP_RES_WALL_TIME] && nterm == 0,
 	   "--measure-only, at the end: the final figures are judged too");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void gpus(void)
@@ -186,13 +186,13 @@ static void gpus(void)
 	ok(!w.rep.exceeded.set[TP_RES_GPUS] && nterm == 0,
 	   "cctools mode: gpus over the declared 0 is the engine's to enforce");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 	setup(&w, "gpus: 0", 1, dead_pid());
 	cur(&w, TP_RES_GPUS, 1);
 	enforce_check(&w.e, 0, 1);
 	ok(w.rep.exceeded.set[TP_RES_GPUS] && nterm == 1, "tpmon's own mode: gpus is a limit");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void clock_limits(void)
@@ -205,10 +205,10 @@ static void clock_limits(void)
 	ok(!w.rep.exceeded.set[TP_RES_WALL_TIME] && w.fig.cur[TP_RES_WALL_TIME] == 10,
 	   "at 10 s: wall_time is 10, not over");
 	enforce_clock(&w.e, 10.0001);
-	ok(w.rep.exceeded.set[TP_RES_WALL_TIME] && nterm == 1 && w.rep.exit_type == TP_EXIT_LIMITS,
+	ok(w.rep.exceeded.set[TP_RES_WALL_TIME] && nterm == 1 && w.rep.exit_type == TP_EXIT_TYPE_LIMITS,
 	   "past it: wall_time broken, the task stopped");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 
 	setup(&w, "wall_time: 10", 1, dead_pid());
 	w.o.limits.end_set = true;
@@ -219,7 +219,7 @@ static void clock_limits(void)
 	   "at the end: end is broken, the task stopped");
 	ok(!w.rep.exceeded.set[TP_RES_WALL_TIME], "and wall_time is not");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void pace(void)
@@ -229,7 +229,7 @@ static void pace(void)
 	setup(&w, NULL, 1, dead_pid());
 	is_double(enforce_next_delay(&w.e, 1), 1, 0, "no memory limit: the delay as asked");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 	setup(&w, "memory: 1000", 1, dead_pid());
 	is_double(enforce_next_delay(&w.e, 1), 0.05, 0, "a memory limit far away: 20 Hz at least");
 	cur(&w, TP_RES_MEMORY, 960);
@@ -239,7 +239,7 @@ static void pace(void)
 	is_double(enforce_next_delay(&w.e, 1), 0.005, 0, "next to it: never under 5 ms");
 	is_double(enforce_next_delay(&w.e, 0.001), 0.001, 0, "a shorter delay asked stays");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 static void admit(void)
@@ -270,7 +270,7 @@ static void admit(void)
 	ok(waitpid(child, &st, 0) == child && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
 	   "it is killed");
 	figures_free(&w.fig);
-	figures_report_free(&w.rep);
+	figures_summary_free(&w.rep);
 }
 
 int main(void)
