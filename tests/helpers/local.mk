@@ -1,6 +1,6 @@
 ## SPDX-License-Identifier: MIT
 ## tests/helpers/local.mk: the misbehaving helper programs run by the
-## scenario tests (tests/*.test), and the list of those tests.
+## scenario tests (tests/*.test; each family's .mk lists its tests).
 ## Helpers are built without sanitizers on purpose: they run under ptrace,
 ## where LeakSanitizer aborts, and some of them hog memory or fork fast.
 ## No include path into src/: the helpers share no code with tpmon.
@@ -128,30 +128,7 @@ tests_helpers_fork_bomb_CPPFLAGS = $(TPH_CPP)
 tests_helpers_fork_bomb_CFLAGS = $(TPH_CF)
 tests_helpers_fork_bomb_LDFLAGS = $(TPH_LD)
 
-## Scenario tests: <feature>-<case>.test, sharing tests/init.sh.
-TP_SCENARIO_TESTS = \
-	tests/tracking-fork-tree.test \
-	tests/tracking-noreap.test \
-	tests/tracking-spawn.test \
-	tests/tracking-static.test \
-	tests/tracking-threads-exec.test \
-	tests/memory-spike.test \
-	tests/memory-sum.test \
-	tests/memory-shared.test \
-	tests/memory-late.test \
-	tests/io-children.test \
-	tests/memory-few-fds.test \
-	tests/daemon.test \
-	tests/stop-cont.test \
-	tests/exit-status.test \
-	tests/hostile-cmdline.test \
-	tests/summary-fields.test \
-	tests/sh-option.test \
-	tests/license-spdx.test \
-	tests/structure.test
-
-TESTS += $(TP_SCENARIO_TESTS)
-EXTRA_DIST += tests/init.sh $(TP_SCENARIO_TESTS)
+EXTRA_DIST += tests/init.sh
 
 # preloaded by quality-outputs.test: json_dumps() fails, a fatal error
 check_PROGRAMS += tests/helpers/faildumps/libfaildumps.so

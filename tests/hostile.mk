@@ -1,7 +1,8 @@
 ## SPDX-License-Identifier: MIT
-## tests/hostile-core.mk: hostile tasks against the core (issue #10, items
+## tests/hostile.mk: hostile tasks against the core (issue #10, items
 ## 1-4): no process leaves the tree, a fork bomb cannot starve tpmon, its
-## own memory and descriptors stay bounded, nested tpmon runs are exact.
+## own memory and descriptors stay bounded, nested tpmon runs are exact; a
+## hostile command line.
 ## Included by tests/local.mk.
 
 check_PROGRAMS += tests/helpers/clone-escape
@@ -32,10 +33,11 @@ tests_helpers_nest_fake_CPPFLAGS = $(TPH_CPP)
 tests_helpers_nest_fake_CFLAGS = $(TPH_CF)
 tests_helpers_nest_fake_LDFLAGS = $(TPH_LD)
 
-TP_HOSTILE_CORE_TESTS = \
+TP_HOSTILE_TESTS = \
 	tests/hostile-clone.test \
+	tests/hostile-cmdline.test \
 	tests/hostile-forkbomb.test \
 	tests/hostile-nested.test \
 	tests/hostile-scale.test
-TESTS += $(TP_HOSTILE_CORE_TESTS)
-EXTRA_DIST += $(TP_HOSTILE_CORE_TESTS)
+TESTS += $(TP_HOSTILE_TESTS)
+EXTRA_DIST += $(TP_HOSTILE_TESTS)

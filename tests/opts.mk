@@ -1,6 +1,6 @@
 ## SPDX-License-Identifier: MIT
-## tests/engine-opts.mk: resource_monitor's options that the engines can
-## pass: --update-summary, --snapshot-events and --pid.  Included by
+## tests/opts.mk: resource_monitor's options that the engines can pass:
+## --update-summary, --snapshot-events and --pid.  Included by
 ## tests/local.mk.
 
 check_PROGRAMS += tests/helpers/log-steps
@@ -17,13 +17,13 @@ tests_helpers_attach_target_CPPFLAGS = $(TPH_CPP)
 tests_helpers_attach_target_CFLAGS = $(TPH_CF) -pthread
 tests_helpers_attach_target_LDFLAGS = $(TPH_LD) -pthread
 
-TP_ENGINE_OPTS_TESTS = \
+TP_OPTS_TESTS = \
 	tests/opts-update-summary.test \
 	tests/opts-snapshots.test \
 	tests/opts-snapshots-engines.test \
 	tests/opts-pid.test
-TESTS += $(TP_ENGINE_OPTS_TESTS)
-EXTRA_DIST += $(TP_ENGINE_OPTS_TESTS) tests/opts-snapshots-engines.py
+TESTS += $(TP_OPTS_TESTS)
+EXTRA_DIST += $(TP_OPTS_TESTS) tests/opts-snapshots-engines.py
 
 check_PROGRAMS += tests/unit/test-snapevents
 TESTS += tests/unit/test-snapevents
