@@ -4,8 +4,11 @@ dnl tpmon program is linked (the unit tests and helpers stay dynamic).
 dnl   full (yes): everything static, glibc included: -static-pie where the
 dnl     toolchain has it, else -static.  It runs on any x86-64 Linux, in an
 dnl     empty chroot too; NVML is loaded only beside the same glibc version
-dnl     (TP_STATIC_GLIBC, see src/gpu.c).
+dnl     (TP_STATIC_GLIBC, see src/measure/gpu.c).
 dnl   libs: libseccomp, jansson and libcap from their .a files, glibc shared.
+dnl The static link lines of the three libraries are pkg-config's own
+dnl (PKG_CHECK_MODULES_STATIC: Libs.private included), and replace
+dnl SECCOMP_LIBS, JANSSON_LIBS and LIBCAP_LIBS.
 dnl Sets TP_STATIC_LDFLAGS (tpmon's link) and TP_STATIC (for the summary).
 AC_DEFUN([TP_STATIC_BINARY], [
 AC_ARG_ENABLE([static-binary],
@@ -15,6 +18,13 @@ AC_ARG_ENABLE([static-binary],
 TP_STATIC_LDFLAGS=
 AS_IF([test "x$enable_static_binary" != xno && test "x$enable_sanitizers" = xyes],
 	[AC_MSG_ERROR([--enable-static-binary and --enable-sanitizers do not go together])])
+AS_IF([test "x$enable_static_binary" != xno], [
+	PKG_CHECK_MODULES_STATIC([SECCOMP_STATIC], [libseccomp >= 2.4])
+	PKG_CHECK_MODULES_STATIC([JANSSON_STATIC], [jansson >= 2.10])
+	PKG_CHECK_MODULES_STATIC([LIBCAP_STATIC], [libcap >= 2.25])
+	SECCOMP_LIBS=$SECCOMP_STATIC_LIBS
+	JANSSON_LIBS=$JANSSON_STATIC_LIBS
+	LIBCAP_LIBS=$LIBCAP_STATIC_LIBS])
 tp_static_libs="$SECCOMP_LIBS $JANSSON_LIBS $LIBCAP_LIBS"
 AS_CASE([$enable_static_binary],
 [no], [TP_STATIC=no],

@@ -15,14 +15,14 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
-#include "clock.h"
-#include "error.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
 #include "monitor.h"
-#include "nested.h"
-#include "proc.h"
+#include "track/nested.h"
+#include "kernel/proc.h"
 #include "run.h"
-#include "sampler.h"
-#include "sandbox.h"
+#include "measure/sampler.h"
+#include "kernel/sandbox.h"
 
 #define FIRST_DELAY 0.01		/* first sampling interval, s */
 #define DELAY_GROWTH 1.25		/* back-off factor per sample */
@@ -417,8 +417,8 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 		return;
 	}
 	m->r.rep->monitor_signal = sig;
-	if (m->r.rep->exit_type != TP_EXIT_LIMITS)
-		m->r.rep->exit_type = TP_EXIT_SIGNAL;
+	if (m->r.rep->exit_type != TP_EXIT_TYPE_LIMITS)
+		m->r.rep->exit_type = TP_EXIT_TYPE_SIGNAL;
 	if (m->r.o->pid && m->r.wd.phase == TP_RUNNING) {
 		/* --pid: tpmon stops following; the processes go on */
 		warn_msg("got signal %d, leaving process %d", sig, (int)m->r.root);
@@ -519,7 +519,7 @@ static void loop(struct tp_monitor *m)
 	}
 }
 
-int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_report *rep)
+int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_summary *rep)
 {
 	struct tp_monitor m;
 	struct tp_track_sink sk;

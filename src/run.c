@@ -11,13 +11,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "clock.h"
-#include "error.h"
-#include "proc.h"
+#include "kernel/cgroup.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "kernel/proc.h"
 #include "run.h"
-#include "summary.h"
-#include "xmalloc.h"
+#include "output/summary.h"
+#include "basic/xmalloc.h"
 
 double run_now(const struct tp_run *r)
 {
@@ -81,7 +81,7 @@ static void live_point(const struct tp_run *r, const struct tp_sample *s, double
 		       struct tp_live_point *p)
 {
 	const struct tp_figures *f = &r->fig;
-	const struct tp_report *rep = r->rep;
+	const struct tp_summary *rep = r->rep;
 
 	memset(p, 0, sizeof(*p));
 	p->t = t;
@@ -123,11 +123,11 @@ static void live_point(const struct tp_run *r, const struct tp_sample *s, double
 /* A catalog update: the summary as cctools reads it, now. */
 static void publish_catalog(struct tp_run *r, double t, bool final)
 {
-	struct tp_report snap;
+	struct tp_summary snap;
 	char *json;
 
 	if (!final)
-		run_fill_report(r, t, false);
+		run_fill_summary(r, t, false);
 	snap = *r->rep;
 	snap.partial = !final;
 	json = summary_text(r->o, &snap);
@@ -147,7 +147,7 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 		publish_catalog(r, s->t, false);
 }
 
-void run_fill_report(struct tp_run *r, double t, bool final)
+void run_fill_summary(struct tp_run *r, double t, bool final)
 {
 	struct tp_fill in;
 	struct tp_nest_totals nt;
@@ -186,12 +186,12 @@ void run_fill_report(struct tp_run *r, double t, bool final)
 		in.cgroup = &cgf;
 		/* untraced, the sampled I/O misses processes: io.stat counts
 		 * every one that ran in the cgroup */
-		in.cgroup_io = r->tk->ops != &track_ptrace_ops;
+		in.cgroup_io = r->tk->ops->kind != TP_TRACK_PTRACE;
 	}
 	in.max_threads = r->tree.max_threads;
 	in.tracking_attach = r->o->pid != 0;
-	in.tracking_ptrace = r->tk->ops == &track_ptrace_ops;
-	in.tracking_cgroup = r->tk->ops == &track_cgroup_ops;
+	in.tracking_ptrace = r->tk->ops->kind == TP_TRACK_PTRACE;
+	in.tracking_cgroup = r->tk->ops->kind == TP_TRACK_CGROUP;
 	in.processes_partial = r->tk->counts_partial;
 	figures_fill(&r->fig, &in, t, final);
 }
@@ -209,7 +209,7 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	}
 	net_end(r->net, &r->tree);	/* sockets closing as the tree ended */
 	gpu_sample(r->gpu, &r->tree, t);	/* accounting records of the last processes */
-	run_fill_report(r, t, true);
+	run_fill_summary(r, t, true);
 	/* lines written just before the end still make their snapshot */
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
@@ -392,7 +392,7 @@ static pid_t attach_task(struct tp_run *r, const struct tp_track_sink *sk, int *
 				  "/proc/sys/kernel/yama/ptrace_scope)", (int)pid);
 		else
 			perror_msg("--pid %d", (int)pid);
-		*status = TP_EXIT_FAILURE;
+		*status = TP_STATUS_FAILURE;
 		return -1;
 	}
 	return pid;
@@ -427,9 +427,9 @@ static void drain_signals(struct tp_run *r)
 
 void run_checkpoint(struct tp_run *r, double t)
 {
-	struct tp_report snap;
+	struct tp_summary snap;
 
-	run_fill_report(r, t, false);
+	run_fill_summary(r, t, false);
 	snap = *r->rep;
 	snap.partial = true;
 	summary_write(r->o, &snap);
@@ -471,7 +471,7 @@ void run_end_cgroup(struct tp_run *r)
 }
 
 int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
-	     struct tp_report *rep, const struct tp_track_sink *sink)
+	     struct tp_summary *rep, const struct tp_track_sink *sink)
 {
 	const struct tp_limits *l = &o->limits;
 	struct tp_track_sink sk = *sink;
@@ -498,11 +498,11 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	r->tree.keep_lives = fanout_wanted(o);	/* before --pid adds processes */
 	if (proc_init() < 0 || setup_signals(r) < 0) {
 		perror_msg("setup");
-		return TP_EXIT_FAILURE;
+		return TP_STATUS_FAILURE;
 	}
 	r->signals_set = true;
 	if (o->snapshot_events && start_watch(r) < 0)
-		return TP_EXIT_FAILURE;
+		return TP_STATUS_FAILURE;
 	raise_fd_limit(r);
 	raise_priority(r);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

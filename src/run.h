@@ -11,26 +11,26 @@
 #include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "cgrun.h"
-#include "disk.h"
-#include "enforce.h"
-#include "fanout.h"
-#include "figures.h"
-#include "gpu.h"
-#include "live.h"
-#include "net.h"
-#include "opens.h"
-#include "options.h"
-#include "ptree.h"
-#include "sampler.h"
-#include "series.h"
-#include "snapevents.h"
-#include "track.h"
-#include "watchdog.h"
+#include "track/cgrun.h"
+#include "measure/disk.h"
+#include "enforce/enforce.h"
+#include "output/fanout.h"
+#include "measure/figures.h"
+#include "measure/gpu.h"
+#include "live/live.h"
+#include "measure/net.h"
+#include "measure/opens.h"
+#include "config/options.h"
+#include "track/ptree.h"
+#include "measure/sampler.h"
+#include "output/series.h"
+#include "measure/snapevents.h"
+#include "track/track.h"
+#include "enforce/watchdog.h"
 
 struct tp_run {
 	const struct tp_options *o;
-	struct tp_report *rep;		/* fig.rep, the caller's */
+	struct tp_summary *rep;		/* fig.rep, the caller's */
 	struct tp_figures fig;
 	struct tp_ptree tree;
 	struct tp_sampler smp;		/* its passes over the tree */
@@ -63,7 +63,7 @@ struct tp_run {
  * telling @sink of the tree (@sink->t0 is set here).  0, or an exit
  * status after a message.  Call run_close() in either case. */
 int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
-	     struct tp_report *rep, const struct tp_track_sink *sink);
+	     struct tp_summary *rep, const struct tp_track_sink *sink);
 /* Seconds since the start. */
 double run_now(const struct tp_run *r);
 
@@ -78,7 +78,7 @@ void run_publish(struct tp_run *r, const struct tp_sample *s);
 void run_snapshots(struct tp_run *r, double t);
 
 /* The report at @t; @final: the task is over (not a checkpoint). */
-void run_fill_report(struct tp_run *r, double t, bool final);
+void run_fill_summary(struct tp_run *r, double t, bool final);
 /* The tree is gone: what is left in its cgroup escaped the tracker (or
  * was never seen by it): counted as left over, killed, and the verdict
  * of the kernel's memory limit read.  Nothing without a cgroup. */

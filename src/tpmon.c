@@ -5,18 +5,18 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "brief.h"
-#include "cgrun.h"
-#include "disk.h"
-#include "error.h"
+#include "output/brief.h"
+#include "track/cgrun.h"
+#include "measure/disk.h"
+#include "basic/messages.h"
 #include "monitor.h"
-#include "options.h"
-#include "outfile.h"
+#include "config/options.h"
+#include "basic/outfile.h"
 #include "report/plotcmd.h"
 #include "report/reportcmd.h"
-#include "summary.h"
-#include "top.h"
-#include "xmalloc.h"
+#include "output/summary.h"
+#include "live/top.h"
+#include "basic/xmalloc.h"
 
 /* resource_monitor's statuses, which workflow engines interpret. */
 enum { RM_SUCCESS = 0, RM_TASK_ERROR = 1, RM_OVERFLOW = 2, RM_TIME_EXPIRE = 3,
@@ -32,21 +32,21 @@ static bool any_exceeded(const struct tp_limits *l)
 	return l->end_set;
 }
 
-static int exit_code(const struct tp_options *o, const struct tp_report *r)
+static int exit_code(const struct tp_options *o, const struct tp_summary *r)
 {
 	if (o->exit_codes == TP_CODES_CCTOOLS) {
 		/* as current cctools: wall time is a timeout, not a resource
 		 * that a bigger allocation would fix; and, as resource_monitor,
 		 * an exceeded limit counts with --measure-only too (the task
 		 * was not stopped, but the engine learns it needs more) */
-		if (r->exit_type == TP_EXIT_LIMITS || any_exceeded(&r->exceeded))
+		if (r->exit_type == TP_EXIT_TYPE_LIMITS || any_exceeded(&r->exceeded))
 			return r->exceeded.set[TP_RES_WALL_TIME] ? RM_TIME_EXPIRE : RM_OVERFLOW;
 		if (r->monitor_signal || r->signal || r->exit_status)
 			return RM_TASK_ERROR;
 		return RM_SUCCESS;
 	}
-	if (r->exit_type == TP_EXIT_LIMITS && !o->measure_only)
-		return TP_EXIT_LIMIT;
+	if (r->exit_type == TP_EXIT_TYPE_LIMITS && !o->measure_only)
+		return TP_STATUS_LIMIT;
 	if (r->monitor_signal)
 		return 128 + r->monitor_signal;
 	return r->exit_status;
@@ -138,7 +138,7 @@ static struct tp_cgrun *open_cgroup(const struct tp_options *o, int *status)
 	if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
 		error_msg("%s: no usable cgroup: %s", o->tracking == TP_TRACK_CGROUP ?
 			  "--tracking=cgroup" : "--cgroup", why);
-		*status = TP_EXIT_FAILURE;
+		*status = TP_STATUS_FAILURE;
 		return NULL;
 	}
 	debug_msg("cgroup: none (%s)", why);
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
 {
 	const struct subcommand *sub = find_subcommand(argc, argv);
 	struct tp_options o;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_cgrun *cg;
 	int r, status;
 
@@ -184,16 +184,16 @@ int main(int argc, char **argv)
 	if (r == 0 && check_verbatim(&o) < 0)
 		r = -1;
 	if (r != 0) {
-		status = r > 0 ? 0 : failure(&o, TP_EXIT_FAILURE);
+		status = r > 0 ? 0 : failure(&o, TP_STATUS_FAILURE);
 		options_free(&o);
 		return status;
 	}
 	/* a fatal error (out of memory) is a monitor error to the engines */
-	error_set_die_status(failure(&o, TP_EXIT_FAILURE));
+	error_set_die_status(failure(&o, TP_STATUS_FAILURE));
 	if (o.exit_codes == TP_CODES_CCTOOLS)
 		make_parents(o.template);
 	if (check_outputs(&o) < 0) {
-		status = failure(&o, TP_EXIT_FAILURE);
+		status = failure(&o, TP_STATUS_FAILURE);
 		summary_release();
 		outfile_unpin_dir();
 		options_free(&o);
@@ -208,13 +208,13 @@ int main(int argc, char **argv)
 	if (status != 0) {
 		status = failure(&o, status);
 	} else if (summary_write(&o, &rep) < 0) {
-		status = failure(&o, TP_EXIT_FAILURE);
+		status = failure(&o, TP_STATUS_FAILURE);
 	} else {
 		status = exit_code(&o, &rep);
 		if (brief_wanted(&o, STDERR_FILENO))
 			brief_print(stderr, &o, &rep);
 	}
-	figures_report_free(&rep);
+	figures_summary_free(&rep);
 	summary_release();
 	outfile_unpin_dir();
 	options_free(&o);

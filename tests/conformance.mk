@@ -12,7 +12,7 @@ tests_helpers_oldkernel_SOURCES = tests/helpers/oldkernel.c $(TPH_COMMON)
 tests_helpers_oldkernel_CPPFLAGS = $(TPH_CPP) $(SECCOMP_CFLAGS)
 tests_helpers_oldkernel_CFLAGS = $(TPH_CF)
 tests_helpers_oldkernel_LDFLAGS = $(TPH_LD)
-tests_helpers_oldkernel_LDADD = $(SECCOMP_LIBS)
+tests_helpers_oldkernel_LDADD = $(TPH_LIB) $(SECCOMP_LIBS)
 
 TESTS += tests/conformance.test
 EXTRA_DIST += tests/conformance.test tests/conformance-lib.sh

@@ -10,8 +10,8 @@
 # eng_check DIR TAG 'JQ_EXPR' 'description' on what the manager concluded.
 #
 # Which cctools: the one built from source in TPMON_CCTOOLS_PREFIX (set by
-# configure --with-cctools=DIR, found at /tmp/cctools-build/install by
-# default, or given in the environment: a directory with bin/ and
+# configure --with-cctools[=DIR], /tmp/cctools-build/install when no DIR
+# is given, or given in the environment: a directory with bin/ and
 # lib/python3*/site-packages), and Debian's coop-computing-tools in
 # /usr/bin (cctools 8.0, no Python bindings).
 

@@ -4,7 +4,7 @@
 ## into CCTOOLS_PREFIX, see configure --with-cctools).  Each test skips
 ## itself, saying why, when its engine is missing.
 TESTS += tests/engines-wq.test tests/engines-vine.test tests/engines-wq8.test \
-	tests/engines-makeflow.test tests/engines-auto-modes.test tests/sizing-cctools.test
+	tests/engines-makeflow.test tests/engines-auto-modes.test
 EXTRA_DIST += tests/engines-wq.test tests/engines-vine.test tests/engines-wq8.test \
 	tests/engines-makeflow.test tests/engines-auto-modes.test \
 	tests/engines-lib.sh tests/engines/manager.py tests/engines/wq-manager.c tests/engines/sizing-manager.py

@@ -92,13 +92,32 @@ check()
 }
 
 # is GOT EXPECTED DESC...: string equality, with a diagnostic on failure.
+# An empty GOT fails whatever EXPECTED is (a command that printed nothing,
+# a field of a summary that was never written): a test that expects
+# nothing says so with is_empty.
 is()
 {
 	tp_got=$1
 	tp_exp=$2
 	shift 2
-	[ "$tp_got" = "$tp_exp" ]
-	ok $? "$*" || diag "got: '$tp_got'" "expected: '$tp_exp'"
+	if [ -n "$tp_got" ] && [ "$tp_got" = "$tp_exp" ]; then
+		ok 0 "$*"
+		return 0
+	fi
+	ok 1 "$*"
+	diag "got: '$tp_got'" "expected: '$tp_exp'"
+	[ -n "$tp_got" ] || diag "an empty result fails (is_empty expects one)"
+	return 1
+}
+
+# is_empty GOT DESC...: GOT is empty (no file left, no payload ran, no
+# line missing).
+is_empty()
+{
+	tp_got=$1
+	shift
+	[ -z "$tp_got" ]
+	ok $? "$*" || diag "got: '$tp_got'" "expected nothing"
 }
 
 tp_is_number()

@@ -19,11 +19,23 @@ include $(srcdir)/tests/helpers/local.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/cctools.mk
 
-# outputs besides the summary: series, files, checkpoints, disk, cctools mode
-TESTS += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test \
-	tests/quality-modes.test tests/quality-outputs.test
-EXTRA_DIST += tests/outputs.test tests/tracking-races.test tests/outputs-cctools-series.test \
-	tests/quality-modes.test tests/quality-outputs.test
+# Each family of scenario tests (FAMILY-CASE.test) is registered in
+# tests/FAMILY.mk, with its helpers and unit tests; a family of one test is
+# here.
+TP_SINGLE_TESTS = \
+	tests/daemon.test \
+	tests/disk-deep.test \
+	tests/exit-status.test \
+	tests/io-children.test \
+	tests/license-spdx.test \
+	tests/release-version.test \
+	tests/sh-option.test \
+	tests/snakemake-workflow.test \
+	tests/stop-cont.test \
+	tests/structure.test \
+	tests/summary-fields.test
+TESTS += $(TP_SINGLE_TESTS)
+EXTRA_DIST += $(TP_SINGLE_TESTS)
 
 # The scenario tests again with every tpmon run under valgrind memcheck:
 # any memory error or definite leak makes tpmon exit 99 and the test fail.
@@ -33,19 +45,23 @@ check-valgrind:
 	@test -n "$(VALGRIND)" || { echo "valgrind not found"; exit 1; }
 	$(MAKE) $(AM_MAKEFLAGS) check TPMON_WRAPPER="$(VALGRIND_WRAPPER)"
 .PHONY: check-valgrind
+include $(srcdir)/tests/tracking.mk
+include $(srcdir)/tests/memory.mk
+include $(srcdir)/tests/outputs.mk
 include $(srcdir)/tests/limits.mk
-include $(srcdir)/tests/engine-opts.mk
-include $(srcdir)/tests/hostile-core.mk
-include $(srcdir)/tests/hostile-outputs.mk
+include $(srcdir)/tests/signals.mk
+include $(srcdir)/tests/opts.mk
+include $(srcdir)/tests/hostile.mk
+include $(srcdir)/tests/nest.mk
+include $(srcdir)/tests/net.mk
+include $(srcdir)/tests/gpu.mk
 include $(srcdir)/tests/report.mk
-include $(srcdir)/tests/cgroup.mk
 include $(srcdir)/tests/story.mk
-include $(srcdir)/tests/gpu-net.mk
+include $(srcdir)/tests/cgroup.mk
 include $(srcdir)/tests/engines.mk
-include $(srcdir)/tests/nest-peak.mk
-include $(srcdir)/tests/trace-out.mk
-include $(srcdir)/tests/bench-stops.mk
-include $(srcdir)/tests/ship.mk
-include $(srcdir)/tests/batch.mk
+include $(srcdir)/tests/slurm.mk
+include $(srcdir)/tests/static.mk
 include $(srcdir)/tests/live.mk
+include $(srcdir)/tests/quality.mk
+include $(srcdir)/tests/sizing.mk
 include $(srcdir)/tests/conformance.mk

@@ -33,11 +33,11 @@ if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
 	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/store.c \
-	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/error.c \
+	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/messages.c \
 	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS) -lm
+tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS)
 
 # ... and of other tools' records (Nextflow, Snakemake, sacct); seeds in
 # tests/fuzz/corpus/report-others/.
@@ -45,10 +45,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-report-others
 tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
 	src/report/read/foreign.c src/report/read/nextflow.c src/report/read/snakemake.c \
 	src/report/read/sacct.c src/report/read/table.c src/report/read/store.c src/report/read/rtask.c \
-	src/basic/xmalloc.c src/basic/error.c
+	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS) -lm
+tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS)
 
 # ... and of the writers of untrusted text (shown form, gnuplot strings,
 # HTML text, the SVG check, CSV's UTF-8, JSON, the emitters' escapes), each output judged by a
@@ -57,10 +57,10 @@ noinst_PROGRAMS += tests/fuzz/fuzz-writers
 tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
 	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot/gnuplot.c src/report/write/html.c \
 	src/report/read/infile.c src/report/sizing/escape.c \
-	src/basic/xmalloc.c src/basic/error.c
+	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
-tests_fuzz_fuzz_writers_LDADD = $(JANSSON_LIBS) -lm
+tests_fuzz_fuzz_writers_LDADD = $(JANSSON_LIBS)
 endif
 
 # the escapes of untrusted text (safetext.c, gnuplot.c, HTML, CSV)

@@ -16,4 +16,4 @@ EXTRA_DIST += $(TP_STORY_TESTS)
 check_PROGRAMS += tests/unit/test-utilization
 TESTS += tests/unit/test-utilization
 tests_unit_test_utilization_SOURCES = tests/unit/test-utilization.c tests/unit/tap.h
-tests_unit_test_utilization_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_utilization_LDADD = $(TPMON_LIBS)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* clock.c: time sources. */
 #include <time.h>
-#include "clock.h"
+#include "basic/clock.h"
 
 static double read_clock(clockid_t id)
 {

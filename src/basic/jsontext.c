@@ -2,8 +2,8 @@
 /* jsontext.c: untrusted text as a JSON string (invalid UTF-8 becomes
  * U+FFFD), shared by the summary, the process records and the trace. */
 #include <string.h>
-#include "jsontext.h"
-#include "xmalloc.h"
+#include "basic/jsontext.h"
+#include "basic/xmalloc.h"
 
 json_t *jsontext_new(const char *s)
 {

@@ -15,9 +15,9 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include "error.h"
-#include "outfile.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "basic/outfile.h"
+#include "basic/xmalloc.h"
 
 #define CREATE_TRIES 100
 #ifndef NAME_MAX

@@ -3,7 +3,7 @@
  * how values are written) and lookup by name. */
 #include <string.h>
 
-#include "resources.h"
+#include "basic/resources.h"
 
 static const struct tp_res_info res_table[TP_RES__COUNT] = {
 	[TP_RES_WALL_TIME] = { "wall_time", "s", TP_UNIT_TIME, false },

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 /* The code point of the valid UTF-8 sequence at @s (strict: no overlong
  * form, no surrogate, at most U+10FFFF), its length in *@len; -1 when the

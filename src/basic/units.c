@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "units.h"
+#include "basic/units.h"
 
 /* Largest value accepted, in the summary unit: far above any real limit,
  * far below where doubles stop holding integers exactly. */

@@ -5,7 +5,7 @@
 #define TPMON_UNITS_H
 
 #include <stddef.h>
-#include "resources.h"
+#include "basic/resources.h"
 
 /* Parse @text as a value of @kind and store it in @out in the summary unit
  * (s for TIME, MB for SIZE, cores, count).  A bare number is already in the

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
 
 static void *check(void *p)
 {

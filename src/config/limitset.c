@@ -17,9 +17,9 @@
 
 #include <jansson.h>
 
-#include "error.h"
-#include "limitset.h"
-#include "units.h"
+#include "basic/messages.h"
+#include "config/limitset.h"
+#include "basic/units.h"
 
 /* Longest value or name quoted in a message, and longest origin. */
 #define SHOW_MAX 40

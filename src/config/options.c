@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "error.h"
-#include "options.h"
-#include "units.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "config/options.h"
+#include "basic/units.h"
+#include "basic/xmalloc.h"
 
 enum {
 	OPT_MEASURE_ONLY = 256, OPT_KILL_GRACE, OPT_NO_PPRINT, OPT_MEASURE_DIR,
@@ -67,9 +67,11 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void usage(void)
+/* --help, in two parts: what is run and written, then how it is measured,
+ * limited and ended. */
+static void usage_outputs(void)
 {
-	printf(
+	fputs(
 "Usage: tpmon [OPTIONS] -- COMMAND [ARGS...]\n"
 "       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'   (or -c)\n"
 "       tpmon report [OPTIONS] INPUT...   sum up many summaries (--help)\n"
@@ -107,7 +109,12 @@ static void usage(void)
 "                                    e.g. http://localhost:8086/write?db=tpmon\n"
 "      --catalog-task-name=NAME      send updates to cctools' catalog, as\n"
 "                                    resource_monitor does; with --catalog=HOST[:PORT],\n"
-"                                    --catalog-project=NAME, --catalog-interval=SECONDS\n"
+"                                    --catalog-project=NAME, --catalog-interval=SECONDS\n", stdout);
+}
+
+static void usage_limits(void)
+{
+	fputs(
 "Measuring:\n"
 "  -i, --interval=SECONDS            longest time between samples (default 1);\n"
 "                                    sampling starts at 10 ms and backs off\n"
@@ -150,7 +157,13 @@ static void usage(void)
 "  -h, --help                        this help\n"
 "  -v, --version                     version\n"
 "\n"
-"See tpmon(1) for the summary fields and their units.\n");
+"See tpmon(1) for the summary fields and their units.\n", stdout);
+}
+
+static void usage(void)
+{
+	usage_outputs();
+	usage_limits();
 }
 
 static char *join_argv(char **argv)

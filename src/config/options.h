@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "limitset.h"
+#include "config/limitset.h"
 
 /* (values 0 and 1 in the order --tracking and --exit-codes name them) */
 enum tp_tracking { TP_TRACK_PTRACE = 0, TP_TRACK_POLL = 1, TP_TRACK_CGROUP = 2 };

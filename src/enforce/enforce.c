@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* enforce.c: holding the task to its limits (see enforce.h). */
 #include <signal.h>
-#include "cgroup.h"
-#include "enforce.h"
-#include "error.h"
-#include "proc.h"
+#include "kernel/cgroup.h"
+#include "enforce/enforce.h"
+#include "basic/messages.h"
+#include "kernel/proc.h"
 
 /* Fastest growth we plan for, MB/s: the rate of a task touching fresh
  * pages flat out on one core is a few GB/s. */
@@ -32,9 +32,9 @@ void enforce_stop(struct tp_enforce *e, double now)
  * @who broke it (named in the summary). */
 static void stop_for_limit(struct tp_enforce *e, pid_t who, double now)
 {
-	struct tp_report *rep = e->fig->rep;
+	struct tp_summary *rep = e->fig->rep;
 
-	rep->exit_type = TP_EXIT_LIMITS;
+	rep->exit_type = TP_EXIT_TYPE_LIMITS;
 	if (who > 0) {
 		rep->violator_pid = who;
 		if (proc_read_cmdline(who, rep->violator_cmd, sizeof(rep->violator_cmd)) < 0)
@@ -46,11 +46,11 @@ static void stop_for_limit(struct tp_enforce *e, pid_t who, double now)
 static void violation(struct tp_enforce *e, int r, pid_t who, double now)
 {
 	const struct tp_limits *l = &e->o->limits;
-	struct tp_report *rep = e->fig->rep;
+	struct tp_summary *rep = e->fig->rep;
 
 	rep->exceeded.set[r] = true;
 	rep->exceeded.value[r] = l->value[r];
-	if (e->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
+	if (e->o->measure_only || rep->exit_type == TP_EXIT_TYPE_LIMITS)
 		return;
 	warn_msg("limit exceeded: %s %g %s > %g %s, stopping the task",
 		 res_info(r)->name, e->fig->cur[r], res_info(r)->unit,
@@ -61,11 +61,11 @@ static void violation(struct tp_enforce *e, int r, pid_t who, double now)
 /* The absolute deadline ("end", s since the epoch) has passed. */
 static void end_violation(struct tp_enforce *e, double now)
 {
-	struct tp_report *rep = e->fig->rep;
+	struct tp_summary *rep = e->fig->rep;
 
 	rep->exceeded.end_set = true;
 	rep->exceeded.end = e->o->limits.end;
-	if (e->o->measure_only || rep->exit_type == TP_EXIT_LIMITS)
+	if (e->o->measure_only || rep->exit_type == TP_EXIT_TYPE_LIMITS)
 		return;
 	warn_msg("limit exceeded: end %.0f s since the epoch has passed, stopping the task",
 		 e->o->limits.end);
@@ -106,12 +106,12 @@ void enforce_check(struct tp_enforce *e, pid_t biggest, double now)
 void enforce_oom(struct tp_enforce *e, double now)
 {
 	const struct tp_limits *l = &e->o->limits;
-	struct tp_report *rep = e->fig->rep;
+	struct tp_summary *rep = e->fig->rep;
 	char buf[512];
 	uint64_t kills = 0, group = 0;
 
 	if (!e->cg || !l->set[TP_RES_MEMORY] || e->o->measure_only ||
-	    rep->exit_type == TP_EXIT_LIMITS ||
+	    rep->exit_type == TP_EXIT_TYPE_LIMITS ||
 	    cgroup_read(e->cg->task, "memory.events", buf, sizeof(buf)) < 0)
 		return;
 	cgroup_parse_key(buf, "oom_kill", &kills);
@@ -127,9 +127,9 @@ void enforce_oom(struct tp_enforce *e, double now)
 
 bool enforce_admit(struct tp_enforce *e, pid_t pid)
 {
-	const struct tp_report *rep = e->fig->rep;
+	const struct tp_summary *rep = e->fig->rep;
 
-	if (e->wd->phase == TP_KILLING || rep->exit_type == TP_EXIT_LIMITS ||
+	if (e->wd->phase == TP_KILLING || rep->exit_type == TP_EXIT_TYPE_LIMITS ||
 	    rep->monitor_signal) {
 		kill(pid, SIGKILL);
 		return false;
@@ -150,7 +150,7 @@ void enforce_counted(struct tp_enforce *e, pid_t pid, double now)
 void enforce_clock(struct tp_enforce *e, double t)
 {
 	const struct tp_limits *l = &e->o->limits;
-	const struct tp_report *rep = e->fig->rep;
+	const struct tp_summary *rep = e->fig->rep;
 
 	e->fig->cur[TP_RES_WALL_TIME] = t;
 	e->fig->cur_known[TP_RES_WALL_TIME] = true;
@@ -164,7 +164,7 @@ void enforce_clock(struct tp_enforce *e, double t)
 double enforce_deadline(const struct tp_enforce *e)
 {
 	const struct tp_limits *l = &e->o->limits;
-	const struct tp_report *rep = e->fig->rep;
+	const struct tp_summary *rep = e->fig->rep;
 	double at = 1e300, kill = watchdog_deadline(e->wd);
 
 	if (l->set[TP_RES_WALL_TIME] && !rep->exceeded.set[TP_RES_WALL_TIME])
@@ -213,7 +213,7 @@ bool enforce_memory_due(const struct tp_enforce *e, const struct tp_sampler *sm,
 
 void enforce_final(struct tp_enforce *e)
 {
-	const struct tp_report *rep = e->fig->rep;
+	const struct tp_summary *rep = e->fig->rep;
 	int r;
 
 	if (!e->o->measure_only)

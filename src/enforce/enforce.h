@@ -13,11 +13,11 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "figures.h"
-#include "cgrun.h"
-#include "options.h"
-#include "sampler.h"
-#include "watchdog.h"
+#include "measure/figures.h"
+#include "track/cgrun.h"
+#include "config/options.h"
+#include "measure/sampler.h"
+#include "enforce/watchdog.h"
 
 struct tp_enforce {
 	const struct tp_options *o;	/* limits, --measure-only, exit codes */

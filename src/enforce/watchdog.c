@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* watchdog.c: the kill (see watchdog.h). */
 #include <signal.h>
-#include "error.h"
-#include "watchdog.h"
+#include "basic/messages.h"
+#include "enforce/watchdog.h"
 
 void watchdog_init(struct tp_watchdog *wd, double grace)
 {
@@ -27,7 +27,9 @@ bool watchdog_stop(struct tp_watchdog *wd, double now)
 	return true;
 }
 
-void watchdog_escalate(struct tp_watchdog *wd, double now)
+/* The grace is over at @now: KILLING from then on; while KILLING,
+ * SIGKILL to every process of the tree again. */
+static void watchdog_escalate(struct tp_watchdog *wd, double now)
 {
 	if (wd->phase == TP_TERMINATING && now >= wd->kill_at) {
 		wd->phase = TP_KILLING;

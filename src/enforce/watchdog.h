@@ -8,7 +8,7 @@
 #define TPMON_WATCHDOG_H
 
 #include <stdbool.h>
-#include "track.h"
+#include "track/track.h"
 
 /* RUNNING until something stops the tree; TERMINATING during the grace;
  * KILLING after it. */
@@ -26,9 +26,6 @@ void watchdog_init(struct tp_watchdog *wd, double grace);
 /* Begin stopping the tree at @now.  True when this call began it (the
  * phase was RUNNING), false when it was being stopped already. */
 bool watchdog_stop(struct tp_watchdog *wd, double now);
-/* The grace is over at @now: KILLING from then on; while KILLING,
- * SIGKILL to every process of the tree again. */
-void watchdog_escalate(struct tp_watchdog *wd, double now);
 /* Skip what is left of the grace (a second signal to tpmon). */
 void watchdog_hurry(struct tp_watchdog *wd, double now);
 /* A hard deadline of the kill came at @now: escalate, and while KILLING

@@ -13,8 +13,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "xmalloc.h"
+#include "kernel/cgroup.h"
+#include "basic/xmalloc.h"
 
 /* ---- parsers ---- */
 
@@ -453,7 +453,8 @@ static void sleep_ms(int ms)
 		;
 }
 
-int cgroup_wait_empty(const char *dir, int wait_ms)
+/* Wait up to @wait_ms for @dir to hold no live process.  0, or -1. */
+static int cgroup_wait_empty(const char *dir, int wait_ms)
 {
 	int waited = 0, step = 1;
 

@@ -113,9 +113,6 @@ void cgroup_figures(const char *dir, struct tp_cg_figures *f);
  * the cgroup to empty.  0 when empty, else -1. */
 int cgroup_kill(const char *dir, int wait_ms, bool kill_file);
 
-/* Wait up to @wait_ms for @dir to hold no live process.  0, or -1. */
-int cgroup_wait_empty(const char *dir, int wait_ms);
-
 /* Remove @dir and the cgroups below it, bottom up, retrying EBUSY (a
  * cgroup that has just emptied) for up to @wait_ms in all.  0, or -1. */
 int cgroup_remove(const char *dir, int wait_ms);

@@ -16,9 +16,9 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "cgskb.h"
-#include "error.h"
-#include "xmalloc.h"
+#include "kernel/cgskb.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
 
 enum { SLOT_SENT, SLOT_RECEIVED, NSLOTS };
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "proc.h"
-#include "xmalloc.h"
+#include "kernel/proc.h"
+#include "basic/xmalloc.h"
 
 static int proc_fd = -1;
 

@@ -10,7 +10,7 @@
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
-#include "procconn.h"
+#include "kernel/procconn.h"
 
 /* The fields of struct proc_event that every kernel since 2.6.15 sends:
  * up to the exit event's signal.  Its parent fields (4.18) are not read. */

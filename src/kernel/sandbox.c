@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <unistd.h>
-#include "compat.h"
-#include "error.h"
-#include "sandbox.h"
-#include "xmalloc.h"
+#include "basic/compat.h"
+#include "basic/messages.h"
+#include "kernel/sandbox.h"
+#include "basic/xmalloc.h"
 
 #ifndef CLONE_UNTRACED
 #define CLONE_UNTRACED 0x00800000

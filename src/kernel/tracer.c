@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
-#include "error.h"
-#include "tracer.h"
+#include "basic/messages.h"
+#include "kernel/tracer.h"
 
 unsigned tracer_options(bool exec, bool seccomp)
 {
@@ -181,4 +181,22 @@ void tracer_listen(pid_t tid)
 {
 	if (ptrace(PTRACE_LISTEN, tid, 0L, 0L) < 0 && errno != ESRCH)
 		debug_msg("PTRACE_LISTEN %d: %s", (int)tid, strerror(errno));
+}
+
+int tracer_seccomp_call(pid_t tid, struct tp_syscall *call)
+{
+	struct __ptrace_syscall_info info;
+	long r;
+
+	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
+	r = ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info);
+	if (r < 0)
+		return -1;
+	if (r == 0 || info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+		errno = EINVAL;
+		return -1;
+	}
+	call->nr = (long)info.seccomp.nr;
+	memcpy(call->args, info.seccomp.args, sizeof(call->args));
+	return 0;
 }

@@ -5,6 +5,7 @@
 #define TPMON_TRACER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -63,6 +64,18 @@ void tracer_resume(pid_t tid, int sig);
 
 /* Leave a tracee in group-stop but let it be woken by SIGCONT. */
 void tracer_listen(pid_t tid);
+
+/* The system call a tracee is stopped in at a seccomp stop. */
+struct tp_syscall {
+	long nr;		/* its number (native ABI) */
+	uint64_t args[6];
+};
+
+/* Read the call that @tid, stopped at a seccomp stop (TP_EV_SECCOMP), is
+ * making (PTRACE_GET_SYSCALL_INFO).  0, or -1 with errno: ptrace's (EIO
+ * before Linux 5.3, ESRCH when the tracee is gone), or EINVAL when the
+ * stop is not a seccomp stop. */
+int tracer_seccomp_call(pid_t tid, struct tp_syscall *call);
 
 /* Is @sig one that causes a group-stop? */
 bool tracer_is_stop_signal(int sig);

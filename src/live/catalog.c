@@ -11,9 +11,9 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-#include "jsontext.h"
-#include "liveint.h"
-#include "xmalloc.h"
+#include "basic/jsontext.h"
+#include "live/liveint.h"
+#include "basic/xmalloc.h"
 
 char *catalog_text(const char *json, const char *uuid, const char *owner,
 		   const char *task, const char *project)

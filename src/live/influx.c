@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "liveint.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "live/liveint.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 char *influx_tag_value(const char *s)
 {

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "error.h"
-#include "livedir.h"
-#include "liveread.h"
-#include "liveint.h"
-#include "resources.h"
-#include "sender.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "live/livedir.h"
+#include "live/liveread.h"
+#include "live/liveint.h"
+#include "basic/resources.h"
+#include "live/sender.h"
+#include "basic/xmalloc.h"
 
 /* A file replaced at each point and removed at the end. */
 struct live_file {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "options.h"
+#include "config/options.h"
 
 /* What the task uses now, in base units (bytes, seconds), and its peaks. */
 struct tp_live_point {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "livedir.h"
-#include "xmalloc.h"
+#include "live/livedir.h"
+#include "basic/xmalloc.h"
 
 char *livedir_path(void)
 {

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "limitset.h"
-#include "live.h"
+#include "config/limitset.h"
+#include "live/live.h"
 
 /* The run, as the live formats name it.  Strings owned by live.c; any
  * may be untrusted (the task's command line, a -V category). */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "livedir.h"
-#include "liveread.h"
-#include "xmalloc.h"
+#include "live/livedir.h"
+#include "live/liveread.h"
+#include "basic/xmalloc.h"
 
 static double num(const json_t *o, const char *key)
 {

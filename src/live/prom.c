@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "liveint.h"
-#include "resources.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "live/liveint.h"
+#include "basic/resources.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 char *prom_label_value(const char *s)
 {

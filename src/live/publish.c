@@ -5,10 +5,10 @@
  * now, their peaks and rates, its limits and its state.  Base units. */
 #include <jansson.h>
 #include <stdlib.h>
-#include "jsontext.h"
-#include "liveint.h"
-#include "resources.h"
-#include "xmalloc.h"
+#include "basic/jsontext.h"
+#include "live/liveint.h"
+#include "basic/resources.h"
+#include "basic/xmalloc.h"
 
 static void set_str(json_t *o, const char *key, const char *s)
 {

@@ -23,10 +23,10 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #endif
-#include "clock.h"
-#include "error.h"
-#include "sender.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "live/sender.h"
+#include "basic/xmalloc.h"
 
 #define QUEUE_MAX 600		/* lines: 10 min of samples at 1/s */
 #define BATCH_LINES 10

@@ -17,12 +17,12 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include "livedir.h"
-#include "liveread.h"
-#include "safetext.h"
-#include "top.h"
-#include "units.h"
-#include "xmalloc.h"
+#include "live/livedir.h"
+#include "live/liveread.h"
+#include "basic/safetext.h"
+#include "live/top.h"
+#include "basic/units.h"
+#include "basic/xmalloc.h"
 
 enum sort_key { SORT_PID, SORT_PROCS, SORT_CORES, SORT_MEMORY, SORT_IO };
 

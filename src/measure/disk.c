@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "clock.h"
-#include "disk.h"
-#include "error.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "measure/disk.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
 
 /* A set of (device, inode) pairs, open addressing. */
 struct inode_set {
@@ -229,6 +229,62 @@ static int reopen(const char *root, struct frame *stack, size_t k)
 	return -1;
 }
 
+/* Step from the directory @fd (the top of *@stack, *@depth deep, room for
+ * *@cap frames) into its subdirectory @name: a new frame, scanned.
+ * Returns the descriptor of the directory now at the top: @fd itself when
+ * @name could not be entered or was walked before. */
+static int go_down(struct walk *w, int fd, const char *name, struct frame **stack,
+		   size_t *depth, size_t *cap)
+{
+	struct stat st;
+	int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct frame *f;
+
+	if (sub < 0 || fstat(sub, &st) < 0) {
+		lost(w, name, errno);
+		if (sub >= 0)
+			close(sub);
+		return fd;
+	}
+	if (seen_before(&w->dirs, st.st_dev, st.st_ino)) {
+		close(sub);
+		return fd;
+	}
+	if (++*depth == *cap) {
+		*cap *= 2;
+		*stack = xreallocarray(*stack, *cap, sizeof(**stack));
+	}
+	f = &(*stack)[*depth];
+	memset(f, 0, sizeof(*f));
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->name = xstrdup(name);
+	close(fd);
+	scan(w, sub, f);
+	return sub;
+}
+
+/* Step from the directory @fd back up to frame @depth's: "..", checked
+ * against the device and inode seen on the way down, else the path from
+ * @root again.  Returns its descriptor, or -1 (the walk is cut short). */
+static int go_up(struct walk *w, const char *root, int fd, struct frame *stack, size_t depth)
+{
+	struct stat st;
+	int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	close(fd);
+	if (up >= 0 && (fstat(up, &st) < 0 || st.st_dev != stack[depth].dev ||
+			st.st_ino != stack[depth].ino)) {
+		close(up);
+		up = -1;
+	}
+	if (up < 0)
+		up = reopen(root, stack, depth);
+	if (up < 0)
+		lost(w, "a directory moved during the walk", EAGAIN);
+	return up;
+}
+
 /* Walk the tree under @root without recursion and with one descriptor
  * open: down with openat(O_NOFOLLOW), back up with "..", checked against
  * the device and inode seen on the way down.  No depth limit; links are
@@ -260,30 +316,7 @@ static void walk_tree(struct walk *w, const char *root)
 		struct frame *top = &stack[depth];
 
 		if (top->next < top->n) {
-			const char *name = top->subdirs[top->next++];
-			int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-			if (sub < 0 || fstat(sub, &st) < 0) {
-				lost(w, name, errno);
-				if (sub >= 0)
-					close(sub);
-				continue;
-			}
-			if (seen_before(&w->dirs, st.st_dev, st.st_ino)) {
-				close(sub);
-				continue;
-			}
-			if (++depth == cap) {
-				cap *= 2;
-				stack = xreallocarray(stack, cap, sizeof(*stack));
-			}
-			memset(&stack[depth], 0, sizeof(*stack));
-			stack[depth].dev = st.st_dev;
-			stack[depth].ino = st.st_ino;
-			stack[depth].name = xstrdup(name);
-			close(fd);
-			fd = sub;
-			scan(w, fd, &stack[depth]);
+			fd = go_down(w, fd, top->subdirs[top->next++], &stack, &depth, &cap);
 			continue;
 		}
 		frame_free(top);
@@ -292,21 +325,7 @@ static void walk_tree(struct walk *w, const char *root)
 			break;
 		}
 		depth--;
-		{
-			int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-			close(fd);
-			fd = up;
-			if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_dev != stack[depth].dev ||
-					st.st_ino != stack[depth].ino)) {
-				close(fd);
-				fd = -1;
-			}
-			if (fd < 0)
-				fd = reopen(root, stack, depth);
-			if (fd < 0)
-				lost(w, "a directory moved during the walk", EAGAIN);
-		}
+		fd = go_up(w, root, fd, stack, depth);
 	}
 	if (fd >= 0)
 		close(fd);

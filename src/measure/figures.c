@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "compat.h"
-#include "error.h"
-#include "figures.h"
-#include "xmalloc.h"
+#include "basic/compat.h"
+#include "basic/messages.h"
+#include "measure/figures.h"
+#include "basic/xmalloc.h"
 
-void figures_init(struct tp_figures *f, struct tp_report *rep, double ref_cores,
+void figures_init(struct tp_figures *f, struct tp_summary *rep, double ref_cores,
 		  bool cctools_cores)
 {
 	memset(f, 0, sizeof(*f));
@@ -35,7 +35,7 @@ static void snap_peak(struct tp_figures *f, enum tp_res r, double v)
 
 void figures_peak(struct tp_figures *f, enum tp_res r, double v, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 
 	/* (the tree's max_live is a peak since the start: a snapshot's
 	 * count of processes comes from figures_born() and the samples) */
@@ -61,7 +61,7 @@ void figures_born(struct tp_figures *f, unsigned nlive, unsigned long total)
 
 void figures_note_hwm(struct tp_figures *f, uint64_t hwm_kb, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	double mb = (double)hwm_kb / 1024.0;
 
 	if (!rep->known[TP_RES_MEMORY] || mb > rep->value[TP_RES_MEMORY]) {
@@ -96,7 +96,7 @@ static void update_cores(struct tp_figures *f, double t, double cpu)
 void figures_sample(struct tp_figures *f, const struct tp_sample *s, unsigned max_live,
 		    unsigned long total, bool fit_memory, bool load_known, double load)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	double t = s->t;
 	double cpu = s->cpu_s > f->reaped_cpu ? s->cpu_s : f->reaped_cpu;
 
@@ -171,7 +171,7 @@ void figures_disk(struct tp_figures *f, double mb, long files, bool partial, dou
 
 static void fill_gpu(struct tp_figures *f, const struct tp_gpu_figures *g, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 
 	rep->gpu_known = true;
 	rep->known[TP_RES_GPUS] = rep->known[TP_RES_GPU_MEMORY] = true;
@@ -199,7 +199,7 @@ static void fill_gpu(struct tp_figures *f, const struct tp_gpu_figures *g, doubl
 /* The enclosing tpmon saw every process of our task come and go: its
  * peak of them alive at once is exact, and when it was first reached;
  * ours is sampled (a sample may have caught the same peak later). */
-static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *nt,
+static void note_outer_peak(struct tp_summary *rep, const struct tp_nest_totals *nt,
 			    double answered, double t)
 {
 	double at = answered - nt->peak_ago, v = (double)nt->peak;
@@ -215,7 +215,7 @@ static void note_outer_peak(struct tp_report *rep, const struct tp_nest_totals *
 
 static void fill_net(struct tp_figures *f, uint64_t sent, uint64_t recv, double t)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	double avg;
 
 	rep->value[TP_RES_BYTES_SENT] = (double)sent / 1048576.0;
@@ -239,7 +239,7 @@ static void fill_net(struct tp_figures *f, uint64_t sent, uint64_t recv, double 
  * time of every process that ever ran in it (daemons and processes that
  * escaped the tracker included) when it is more than @cpu; with @io
  * (--tracking=cgroup), the bytes of io.stat too.  Returns the CPU time. */
-static double take_cgroup(struct tp_report *rep, const struct tp_cg_figures *cg, bool io,
+static double take_cgroup(struct tp_summary *rep, const struct tp_cg_figures *cg, bool io,
 			  struct tp_acct *a, double cpu)
 {
 	rep->cgf = *cg;
@@ -258,7 +258,7 @@ static double take_cgroup(struct tp_report *rep, const struct tp_cg_figures *cg,
 }
 
 /* Which figures are lower bounds (quality.c), from what the run knows. */
-static void fill_quality(struct tp_report *rep, const struct tp_fill *in, bool outer_whole)
+static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool outer_whole)
 {
 	struct tp_quality_in q;
 	const struct tp_cg_figures *cg = in->cgroup;
@@ -279,7 +279,7 @@ static void fill_quality(struct tp_report *rep, const struct tp_fill *in, bool o
  * the tracker sees them born (ptrace); else the samples' too. */
 static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	unsigned v = in->max_threads;
 
 	if (!in->tracking_ptrace && f->threads_sampled > v)
@@ -288,47 +288,63 @@ static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
 	rep->threads_known = v > 0;
 }
 
+/* At the end, the enclosing tpmon that traced the task (nested.h) has
+ * its exact totals: they replace @a's (all of them when it counted the
+ * whole subtree), and *@total.  Before the end they miss the live
+ * processes (its peak does not: note_outer_peak()).  Returns the CPU
+ * time, s. */
+static double take_outer(struct tp_summary *rep, const struct tp_nest_totals *nt,
+			 struct tp_acct *a, unsigned long *total)
+{
+	if (nt->whole) {
+		*a = nt->acct;
+		rep->ctxsw_known = true;
+	} else {
+		a->cpu_ns = nt->acct.cpu_ns;
+		a->io.read_bytes = nt->acct.io.read_bytes;
+		a->io.write_bytes = nt->acct.io.write_bytes;
+	}
+	*total = (unsigned long)nt->procs;
+	return (double)nt->acct.cpu_ns / 1e9;
+}
+
+/* The totals, @a, @cpu s and @total processes, which grow to the end:
+ * their peak is now, @t. */
+static void fill_totals(struct tp_summary *rep, const struct tp_acct *a, double cpu,
+			unsigned long total, double t)
+{
+	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
+		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
+	size_t i;
+
+	rep->acct = *a;
+	rep->value[TP_RES_CPU_TIME] = cpu;
+	rep->value[TP_RES_BYTES_READ] = (double)a->io.read_bytes / 1048576.0;
+	rep->value[TP_RES_BYTES_WRITTEN] = (double)a->io.write_bytes / 1048576.0;
+	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
+	for (i = 0; i < ARRAY_SIZE(cumulative); i++) {
+		rep->known[cumulative[i]] = true;
+		rep->peak_time[cumulative[i]] = t;
+	}
+}
+
 void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool final)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	const struct tp_nest_totals *nt = in->outer;
 	struct tp_acct a = in->acct;
 	unsigned long total = in->total_processes;
 	double cpu = (double)a.cpu_ns / 1e9;
-	size_t i;
-	static const enum tp_res cumulative[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
-		TP_RES_BYTES_WRITTEN, TP_RES_TOTAL_PROCESSES };
 
 	rep->end = rep->start + t;
 	figures_peak(f, TP_RES_WALL_TIME, t, t);
 	if (f->reaped_cpu > cpu)
 		cpu = f->reaped_cpu;
-	/* the enclosing tpmon traced the task: its totals are exact; before
-	 * the end they miss the live processes, its peak does not */
-	if (nt && final) {
-		if (nt->whole) {
-			a = nt->acct;
-			rep->ctxsw_known = true;
-		} else {
-			a.cpu_ns = nt->acct.cpu_ns;
-			a.io.read_bytes = nt->acct.io.read_bytes;
-			a.io.write_bytes = nt->acct.io.write_bytes;
-		}
-		cpu = (double)nt->acct.cpu_ns / 1e9;
-		total = (unsigned long)nt->procs;
-	}
+	if (nt && final)
+		cpu = take_outer(rep, nt, &a, &total);
 	if (in->cgroup)
 		cpu = take_cgroup(rep, in->cgroup, in->cgroup_io, &a, cpu);
-	rep->acct = a;
-	rep->value[TP_RES_CPU_TIME] = cpu;
-	rep->value[TP_RES_BYTES_READ] = (double)a.io.read_bytes / 1048576.0;
-	rep->value[TP_RES_BYTES_WRITTEN] = (double)a.io.write_bytes / 1048576.0;
-	rep->value[TP_RES_TOTAL_PROCESSES] = (double)total;
-	/* totals grow to the end: their peak is now */
-	for (i = 0; i < ARRAY_SIZE(cumulative); i++) {
-		rep->known[cumulative[i]] = true;
-		rep->peak_time[cumulative[i]] = t;
-	}
+	fill_totals(rep, &a, cpu, total, t);
 	if (!rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] ||
 	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] < (double)in->max_live) {
 		rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)in->max_live;
@@ -371,15 +387,15 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 
 void figures_exit(struct tp_figures *f, bool known, int root_status)
 {
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 
 	if (!known) {
 		rep->exit_unknown = true;	/* --pid, left running */
 	} else if (WIFSIGNALED(root_status)) {
 		rep->signal = WTERMSIG(root_status);
 		rep->exit_status = 128 + rep->signal;
-		if (rep->exit_type == TP_EXIT_NORMAL)
-			rep->exit_type = TP_EXIT_SIGNAL;
+		if (rep->exit_type == TP_EXIT_TYPE_NORMAL)
+			rep->exit_type = TP_EXIT_TYPE_SIGNAL;
 	} else {
 		rep->exit_status = WEXITSTATUS(root_status);
 	}
@@ -390,7 +406,7 @@ const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char 
 	static const enum tp_res totals[] = { TP_RES_CPU_TIME, TP_RES_BYTES_READ,
 		TP_RES_BYTES_WRITTEN, TP_RES_BYTES_RECEIVED, TP_RES_BYTES_SENT,
 		TP_RES_TOTAL_PROCESSES };
-	struct tp_report *rep = f->rep;
+	struct tp_summary *rep = f->rep;
 	struct tp_snapshot *s;
 	size_t i;
 
@@ -415,7 +431,7 @@ const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char 
 	return s;
 }
 
-void figures_report_free(struct tp_report *r)
+void figures_summary_free(struct tp_summary *r)
 {
 	size_t i;
 

@@ -12,18 +12,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "cgroup.h"
-#include "gpu.h"
-#include "limitset.h"
-#include "nested.h"
-#include "ptree.h"
-#include "quality.h"
-#include "ratewin.h"
-#include "resources.h"
-#include "sampler.h"
-#include "utilization.h"
+#include "kernel/cgroup.h"
+#include "measure/gpu.h"
+#include "config/limitset.h"
+#include "track/nested.h"
+#include "track/ptree.h"
+#include "measure/quality.h"
+#include "measure/ratewin.h"
+#include "basic/resources.h"
+#include "measure/sampler.h"
+#include "measure/utilization.h"
 
-enum tp_exit_type { TP_EXIT_NORMAL, TP_EXIT_SIGNAL, TP_EXIT_LIMITS };
+/* How the task ended: the summary's exit_type (not tpmon's exit status:
+ * TP_STATUS_* in basic/messages.h). */
+enum tp_exit_type { TP_EXIT_TYPE_NORMAL, TP_EXIT_TYPE_SIGNAL, TP_EXIT_TYPE_LIMITS };
 
 /* A snapshot taken on a --snapshot-events event: the peaks (and totals so
  * far) of the time since the previous snapshot, or since the start. */
@@ -34,7 +36,9 @@ struct tp_snapshot {
 	bool known[TP_RES__COUNT];
 };
 
-struct tp_report {
+/* The summary of a run, as figures.c fills it and output/summary.c
+ * writes it (TEMPLATE.summary); not `tpmon report`, which reads them. */
+struct tp_summary {
 	double start, end;		/* s since the epoch */
 	double value[TP_RES__COUNT];	/* peaks and totals, summary units */
 	bool known[TP_RES__COUNT];
@@ -77,13 +81,13 @@ struct tp_report {
 	struct tp_utilization_figures usage;	/* utilization, cpu-hours, memory growth */
 	double stopped_at;		/* s from start when tpmon began to stop
 					 * the tree (limit, signal); <0 never */
-	struct tp_snapshot *snapshots;	/* owned; free with figures_report_free() */
+	struct tp_snapshot *snapshots;	/* owned; free with figures_summary_free() */
 	size_t nsnapshots;
 };
 
 /* The figures of one run.  @rep is the caller's; the rest is ours. */
 struct tp_figures {
-	struct tp_report *rep;
+	struct tp_summary *rep;
 	double cur[TP_RES__COUNT];	/* current figures, for the limits and
 					 * the series */
 	bool cur_known[TP_RES__COUNT];
@@ -103,9 +107,9 @@ struct tp_figures {
 /* Start the figures of a run into @rep (cleared): utilization relative
  * to @ref_cores; @cctools_cores: the cores limit is judged as
  * resource_monitor does. */
-void figures_init(struct tp_figures *f, struct tp_report *rep, double ref_cores,
+void figures_init(struct tp_figures *f, struct tp_summary *rep, double ref_cores,
 		  bool cctools_cores);
-/* Frees what the figures own (not @rep's snapshots: figures_report_free()). */
+/* Frees what the figures own (not @rep's snapshots: figures_summary_free()). */
 void figures_free(struct tp_figures *f);
 
 /* A new value @v of @r at @t (s from the start): the current figure, the
@@ -168,6 +172,6 @@ void figures_exit(struct tp_figures *f, bool known, int root_status);
 const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char *label);
 
 /* Free what @r owns (its snapshots). */
-void figures_report_free(struct tp_report *r);
+void figures_summary_free(struct tp_summary *r);
 
 #endif

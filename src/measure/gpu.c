@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "error.h"
-#include "gpu.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "measure/gpu.h"
+#include "basic/xmalloc.h"
 
 /* --- NVML, as documented ---------------------------------------------- */
 

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "ptree.h"
+#include "track/ptree.h"
 
 struct tp_gpu;
 

@@ -34,11 +34,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "cgskb.h"
-#include "clock.h"
-#include "error.h"
-#include "net.h"
-#include "xmalloc.h"
+#include "kernel/cgskb.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "kernel/tracer.h"
+#include "measure/net.h"
+#include "basic/xmalloc.h"
 
 struct sock_rec {
 	uint64_t cookie;		/* 0: free slot */
@@ -887,21 +888,18 @@ static void without_copy(struct tp_net *n, pid_t pid, bool connecting, int fd,
 
 void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
 {
-	struct __ptrace_syscall_info info;
+	struct tp_syscall call;
 	bool connecting;
 	int pidfd, fd, tfd;
 
 	if (!n)
 		return;
 	drain_destroyed(n);	/* keeps the announcements from piling up */
-	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) > 0) {
-		if (info.op != PTRACE_SYSCALL_INFO_SECCOMP)
-			return;
-		connecting = info.seccomp.nr == SYS_connect;
-		tfd = (int)info.seccomp.args[0];
-	} else if (errno == ESRCH) {
-		return;		/* killed meanwhile */
+	if (tracer_seccomp_call(tid, &call) == 0) {
+		connecting = call.nr == SYS_connect;
+		tfd = (int)call.args[0];
+	} else if (errno == ESRCH || errno == EINVAL) {
+		return;		/* killed meanwhile, or not a seccomp stop */
 	} else if (stop_regs(tid, &connecting, &tfd) < 0) {
 		note_lost(n, "PTRACE_GET_SYSCALL_INFO");
 		return;

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ptree.h"
+#include "track/ptree.h"
 
 struct tp_net;
 

@@ -10,15 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "error.h"
-#include "opens.h"
-#include "outfile.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "kernel/tracer.h"
+#include "measure/opens.h"
+#include "basic/outfile.h"
+#include "basic/xmalloc.h"
 
 #define NBUCKETS 1024u
 
@@ -116,31 +116,28 @@ static int path_arg(long nr, int *dirfd_arg)
 
 void opens_syscall(struct tp_opens *f, pid_t tid)
 {
-	struct __ptrace_syscall_info info;
+	struct tp_syscall call;
 	char path[4096], where[4200];
 	int arg, dfd_arg;
 
-	memset(&info, 0, sizeof(info));	/* valgrind does not know this request */
-	errno = 0;
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(info), &info) <= 0 ||
-	    info.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+	if (tracer_seccomp_call(tid, &call) < 0) {
 		/* EIO before 5.3 (RHEL 8's 4.18): the open cannot be read;
 		 * ESRCH: the tracee is gone, and its call with it */
 		if (errno != ESRCH && !f->warned) {
 			warn_msg("PTRACE_GET_SYSCALL_INFO: %s: the files list misses opens",
-				 strerror(errno ? errno : EINVAL));
+				 strerror(errno));
 			f->warned = true;
 		}
 		return;
 	}
-	arg = path_arg((long)info.seccomp.nr, &dfd_arg);
-	if (arg < 0 || read_string(tid, (unsigned long)info.seccomp.args[arg], path, sizeof(path)) < 0)
+	arg = path_arg(call.nr, &dfd_arg);
+	if (arg < 0 || read_string(tid, (unsigned long)call.args[arg], path, sizeof(path)) < 0)
 		return;
 	if (path[0] == '/')
 		snprintf(where, sizeof(where), "%s", path);
-	else if (dfd_arg >= 0 && (int)info.seccomp.args[dfd_arg] != AT_FDCWD)
+	else if (dfd_arg >= 0 && (int)call.args[dfd_arg] != AT_FDCWD)
 		snprintf(where, sizeof(where), "/proc/%d/fd/%d/%s", (int)tid,
-			 (int)info.seccomp.args[dfd_arg], path);
+			 (int)call.args[dfd_arg], path);
 	else
 		snprintf(where, sizeof(where), "/proc/%d/cwd/%s", (int)tid, path);
 	record(f, path, where);

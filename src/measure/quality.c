@@ -2,7 +2,7 @@
 /* quality.c: the rules that say which figures of a run are lower bounds
  * (see quality.h and the man page's table of modes and figures). */
 #include <stddef.h>
-#include "quality.h"
+#include "measure/quality.h"
 
 const char *quality_fig_name(enum tp_fig f)
 {

@@ -9,7 +9,7 @@
 #define TPMON_QUALITY_H
 
 #include <stdbool.h>
-#include "resources.h"
+#include "basic/resources.h"
 
 /* The figures that can be lower bounds: the resources (enum tp_res, the
  * same numbers), then the summary's other figures. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ratewin.c: rates over a sliding window of (time, counter) points: the
  * cores of the CPU time, the bandwidth of the bytes sent and received. */
-#include "ratewin.h"
+#include "measure/ratewin.h"
 
 void ratewin_add(struct tp_ratewin *w, double t, double cpu)
 {

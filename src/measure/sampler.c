@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "error.h"
-#include "sampler.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "measure/sampler.h"
+#include "basic/xmalloc.h"
 
 /* Descriptors kept open per process: stat (read at every sample it ran),
  * schedstat (the cheap test of whether it ran) and io (read at its end).

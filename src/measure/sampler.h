@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ptree.h"
+#include "track/ptree.h"
 
 struct tp_sample {
 	double t;			/* s since the task started */

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "error.h"
-#include "snapevents.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "measure/snapevents.h"
+#include "basic/xmalloc.h"
 
 enum tp_snapevents_kind { TP_SNAPEVENTS_CREATE, TP_SNAPEVENTS_DELETE, TP_SNAPEVENTS_TRUNCATE, TP_SNAPEVENTS_PATTERN };
 

@@ -5,8 +5,8 @@
  * run of days keeps at most TP_USAGE_POINTS of them. */
 #include <stdlib.h>
 #include <string.h>
-#include "utilization.h"
-#include "xmalloc.h"
+#include "measure/utilization.h"
+#include "basic/xmalloc.h"
 
 static const double thresholds[4] = { 0.2, 0.4, 0.8, 0.99 };
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "brief.h"
-#include "compat.h"
-#include "resources.h"
-#include "safetext.h"
+#include "output/brief.h"
+#include "basic/compat.h"
+#include "basic/resources.h"
+#include "basic/safetext.h"
 
 bool brief_wanted(const struct tp_options *o, int fd)
 {
@@ -31,12 +31,12 @@ static const char *size(char *buf, size_t len, double mb)
 	return buf;
 }
 
-static double value(const struct tp_report *r, enum tp_res res)
+static double value(const struct tp_summary *r, enum tp_res res)
 {
 	return r->known[res] ? r->value[res] : 0;
 }
 
-static void ending(FILE *f, const struct tp_report *r)
+static void ending(FILE *f, const struct tp_summary *r)
 {
 	fprintf(f, "  ended     ");
 	if (r->signal)
@@ -47,7 +47,7 @@ static void ending(FILE *f, const struct tp_report *r)
 		value(r, TP_RES_CPU_TIME));
 }
 
-static void stop(FILE *f, const struct tp_options *o, const struct tp_report *r)
+static void stop(FILE *f, const struct tp_options *o, const struct tp_summary *r)
 {
 	int i;
 
@@ -95,7 +95,7 @@ static void files(FILE *f, const struct tp_options *o)
 	fputc('\n', f);
 }
 
-void brief_print(FILE *f, const struct tp_options *o, const struct tp_report *r)
+void brief_print(FILE *f, const struct tp_options *o, const struct tp_summary *r)
 {
 	char a[32], b[32], *command = safetext_clip(o->command, 203);
 

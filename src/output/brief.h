@@ -6,12 +6,12 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "options.h"
-#include "summary.h"
+#include "config/options.h"
+#include "output/summary.h"
 
 /* Should the run of @o end with the brief on @fd? */
 bool brief_wanted(const struct tp_options *o, int fd);
 /* Print the brief of report @r to @f. */
-void brief_print(FILE *f, const struct tp_options *o, const struct tp_report *r);
+void brief_print(FILE *f, const struct tp_options *o, const struct tp_summary *r);
 
 #endif

@@ -6,7 +6,7 @@
  * whose members are resources again. */
 #include <stdlib.h>
 #include <string.h>
-#include "cctools.h"
+#include "output/cctools.h"
 
 static const char *const resources[] = {
 	"start", "end", "wall_time", "cpu_time", "memory", "virtual_memory",

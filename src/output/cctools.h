@@ -6,7 +6,7 @@
 #define TPMON_CCTOOLS_H
 
 #include <jansson.h>
-#include "options.h"
+#include "config/options.h"
 
 /* A new object with the members of @full (a complete summary) that the
  * parser knows, in their order, plus the -V fields of @o.  Without disk

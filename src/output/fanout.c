@@ -4,12 +4,12 @@
  * records and the trace. */
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "proc.h"
-#include "records.h"
-#include "fanout.h"
-#include "trace.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "kernel/proc.h"
+#include "output/records.h"
+#include "output/fanout.h"
+#include "output/trace.h"
+#include "basic/xmalloc.h"
 
 /* Longest command line kept per process, bytes: it is held while the
  * process lives. */

@@ -6,9 +6,9 @@
 #ifndef TPMON_FANOUT_H
 #define TPMON_FANOUT_H
 
-#include "options.h"
-#include "ptree.h"
-#include "sampler.h"
+#include "config/options.h"
+#include "track/ptree.h"
+#include "measure/sampler.h"
 
 struct tp_fanout;
 

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "error.h"
-#include "jsontext.h"
-#include "records.h"
-#include "outfile.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "basic/jsontext.h"
+#include "output/records.h"
+#include "basic/outfile.h"
+#include "basic/xmalloc.h"
 
 /* Lines buffered before a write. */
 #define RECORDS_BUFFER 65536

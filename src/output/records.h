@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 #include <sys/types.h>
-#include "ptree.h"
+#include "track/ptree.h"
 
 struct tp_records;
 

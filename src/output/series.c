@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "outfile.h"
-#include "series.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "basic/outfile.h"
+#include "output/series.h"
+#include "basic/xmalloc.h"
 
 struct tp_series {
 	struct tp_outfile *f;
@@ -128,7 +128,7 @@ enum { C_RECV, C_SENT, C_BW, C_LOAD, C_FILES, C_DISK, C_GPUS, C_GPU_MEM, C_GPU_C
 
 static void unknowable(struct col *c, const struct tp_figures *f, int net_decimals)
 {
-	const struct tp_report *rep = f->rep;
+	const struct tp_summary *rep = f->rep;
 	const double *cur = f->cur;
 
 	col(&c[C_RECV], rep->known[TP_RES_BYTES_RECEIVED], cur[TP_RES_BYTES_RECEIVED], net_decimals);
@@ -150,7 +150,7 @@ static void unknowable(struct col *c, const struct tp_figures *f, int net_decima
 static void add_cctools(struct tp_series *se, const struct tp_sample *s,
 			const struct tp_figures *f)
 {
-	const struct tp_report *rep = f->rep;
+	const struct tp_summary *rep = f->rep;
 	struct col c[C__COUNT];
 	char line[2048], disk[256] = "";
 	int n;
@@ -171,7 +171,7 @@ static void add_cctools(struct tp_series *se, const struct tp_sample *s,
 
 void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f)
 {
-	const struct tp_report *rep = f->rep;
+	const struct tp_summary *rep = f->rep;
 	struct col c[C__COUNT];
 	char line[2048], pss[32] = "nan";	/* 19 fields of at most ~100 characters */
 	int n;

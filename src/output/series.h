@@ -5,8 +5,8 @@
 #define TPMON_SERIES_H
 
 #include <stdbool.h>
-#include "sampler.h"
-#include "figures.h"
+#include "measure/sampler.h"
+#include "measure/figures.h"
 
 struct tp_series;
 

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cctools.h"
-#include "error.h"
-#include "jsontext.h"
-#include "outfile.h"
-#include "summary.h"
-#include "xmalloc.h"
+#include "output/cctools.h"
+#include "basic/messages.h"
+#include "basic/jsontext.h"
+#include "basic/outfile.h"
+#include "output/summary.h"
+#include "basic/xmalloc.h"
 
 static json_t *measure(double v, const char *unit, int decimals)
 {
@@ -44,7 +44,7 @@ static int res_decimals(enum tp_res r)
 	}
 }
 
-static void set_res(json_t *root, const struct tp_report *r, enum tp_res res)
+static void set_res(json_t *root, const struct tp_summary *r, enum tp_res res)
 {
 	const struct tp_res_info *ri = res_info(res);
 
@@ -55,7 +55,7 @@ static void set_res(json_t *root, const struct tp_report *r, enum tp_res res)
 		json_object_set_new(root, ri->name, json_null());
 }
 
-static json_t *peak_times(const struct tp_report *r)
+static json_t *peak_times(const struct tp_summary *r)
 {
 	json_t *pt = json_object();
 	int i;
@@ -67,7 +67,7 @@ static json_t *peak_times(const struct tp_report *r)
 	return pt;
 }
 
-static json_t *exceeded_object(const struct tp_report *r)
+static json_t *exceeded_object(const struct tp_summary *r)
 {
 	json_t *le = json_object();
 	int i;
@@ -88,7 +88,7 @@ static json_t *exceeded_object(const struct tp_report *r)
 
 /* The names of the figures that are lower bounds in this run, among
  * those @root gives a value (a null one is unknown, not a bound). */
-static json_t *lower_bounds(const json_t *root, const struct tp_report *r)
+static json_t *lower_bounds(const json_t *root, const struct tp_summary *r)
 {
 	json_t *a = json_array();
 	int f;
@@ -105,7 +105,7 @@ static json_t *lower_bounds(const json_t *root, const struct tp_report *r)
 
 static const char *exit_type_name(enum tp_exit_type t)
 {
-	return t == TP_EXIT_LIMITS ? "limits" : t == TP_EXIT_SIGNAL ? "signal" : "normal";
+	return t == TP_EXIT_TYPE_LIMITS ? "limits" : t == TP_EXIT_TYPE_SIGNAL ? "signal" : "normal";
 }
 
 /* Byte-level I/O counters, flat: cctools readers reject nested objects. */
@@ -127,12 +127,12 @@ static void add_verbatim(json_t *root, const struct tp_options *o)
 		json_object_set_new(root, o->verbatim[i].key, jsontext_new(o->verbatim[i].value));
 }
 
-static void add_exit(json_t *root, const struct tp_options *o, const struct tp_report *r)
+static void add_exit(json_t *root, const struct tp_options *o, const struct tp_summary *r)
 {
 	/* a checkpoint of a running task has no exit yet: null, not a 0
 	 * that a reader would take for success; "running" with
 	 * --update-summary, as resource_monitor writes it then */
-	if (r->partial && r->exit_type == TP_EXIT_NORMAL)
+	if (r->partial && r->exit_type == TP_EXIT_TYPE_NORMAL)
 		json_object_set_new(root, "exit_type", o->update_summary ?
 				    json_string("running") : json_null());
 	else
@@ -170,7 +170,7 @@ static json_t *declared_limits(const struct tp_options *o)
 
 /* How well the task used what it declared (tpmon's own mode: the
  * cctools view drops these). */
-static void add_usage(json_t *root, const struct tp_options *o, const struct tp_report *r)
+static void add_usage(json_t *root, const struct tp_options *o, const struct tp_summary *r)
 {
 	const struct tp_utilization_figures *u = &r->usage;
 	double mem_limit = o->limits.value[TP_RES_MEMORY];
@@ -210,7 +210,7 @@ static json_t *snapshot_json(const struct tp_snapshot *s)
 
 /* "snapshots": an array of objects, the shape cctools' parser takes (each
  * element read as a summary of its own); absent when there is none. */
-static void add_snapshots(json_t *root, const struct tp_report *r)
+static void add_snapshots(json_t *root, const struct tp_summary *r)
 {
 	json_t *a;
 	size_t i;
@@ -223,7 +223,7 @@ static void add_snapshots(json_t *root, const struct tp_report *r)
 	json_object_set_new(root, "snapshots", a);
 }
 
-static json_t *build(const struct tp_options *o, const struct tp_report *r)
+static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 {
 	json_t *root = json_object();
 	char host[256] = "unknown";
@@ -367,7 +367,7 @@ static char *dump(const json_t *root, bool pprint)
 /* Write @root as @path.  A checkpoint (@r->partial) leaves the reserve
  * for the final summary and tells a failure once; the final summary
  * (@reserved) may use the reserve. */
-static int write_json(const struct tp_options *o, const struct tp_report *r,
+static int write_json(const struct tp_options *o, const struct tp_summary *r,
 		      const char *path, const json_t *root, bool reserved)
 {
 	char *text_nl = dump(root, o->pprint);
@@ -396,7 +396,7 @@ static int write_json(const struct tp_options *o, const struct tp_report *r,
 
 /* In cctools mode TEMPLATE.summary holds what the engines' parser knows
  * and TEMPLATE.tpmon.json every field; otherwise the summary holds all. */
-int summary_write(const struct tp_options *o, const struct tp_report *r)
+int summary_write(const struct tp_options *o, const struct tp_summary *r)
 {
 	json_t *root = build(o, r);
 	char *path = summary_path(o->template);
@@ -435,7 +435,7 @@ int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot 
 	return ret;
 }
 
-char *summary_text(const struct tp_options *o, const struct tp_report *r)
+char *summary_text(const struct tp_options *o, const struct tp_summary *r)
 {
 	json_t *root = build(o, r), *view = cctools_view(root, o);
 	char *text = dump(view, false);

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "figures.h"
-#include "options.h"
+#include "measure/figures.h"
+#include "config/options.h"
 
 /* Is @key a field that tpmon writes itself (so -V may not set it)? */
 bool summary_field_reserved(const char *key);
@@ -24,11 +24,11 @@ void summary_release(void);
 /* Write @r as TEMPLATE.summary through outfile_write() (the final one,
  * not partial, may use the reserved space).  0, or -1 after printing why;
  * a failing checkpoint is told once. */
-int summary_write(const struct tp_options *o, const struct tp_report *r);
+int summary_write(const struct tp_options *o, const struct tp_summary *r);
 
 /* @r as cctools reads it (the summary's cctools view), on one line, newly
  * allocated: the catalog's update (src/live/catalog.c). */
-char *summary_text(const struct tp_options *o, const struct tp_report *r);
+char *summary_text(const struct tp_options *o, const struct tp_summary *r);
 
 /* Write snapshot number @n (from 0) as TEMPLATE.snapshot.NN, as
  * resource_monitor does.  0, or -1 after printing why. */

@@ -11,13 +11,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compat.h"
-#include "error.h"
-#include "jsontext.h"
-#include "records.h"
-#include "outfile.h"
-#include "trace.h"
-#include "xmalloc.h"
+#include "basic/compat.h"
+#include "basic/messages.h"
+#include "basic/jsontext.h"
+#include "output/records.h"
+#include "basic/outfile.h"
+#include "output/trace.h"
+#include "basic/xmalloc.h"
 
 /* Bytes of events buffered before a write, besides the one at each
  * sample. */

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include "ptree.h"
+#include "track/ptree.h"
 
 /* The tree's counters, one value each per sample.  To add one: a value
  * here, a row in trace.c's table, and the figure in story.c. */

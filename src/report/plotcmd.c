@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "error.h"
-#include "outfile.h"
+#include "basic/messages.h"
+#include "basic/outfile.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/gnuplot/panels.h"
 #include "report/plotcmd.h"
 #include "report/read/series.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 #define PLOT_USAGE "usage: tpmon plot TEMPLATE [-o FILE.png|FILE.svg]\n"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/analyse/analysis.h"
 #include "report/analyse/notes.h"
 #include "report/write/output.h"
@@ -16,7 +16,7 @@
 #include "report/reportcmd.h"
 #include "report/ropts.h"
 #include "report/gnuplot/timeline.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 /* Remove a plot's SVG file @svg and the PNG beside it. */
 static void remove_svg_png(const char *svg)

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/ropts.h"
-#include "units.h"
+#include "basic/units.h"
 
 enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE,
        OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* attach.c: --pid, the attach backend of the tracking seam (track.h).
  * Once the running tree is seized, the ptrace backend's events follow it
- * (track_attach()); the tree is not tpmon's to stop.  The tree of a running process is read from /proc
+ * (track_attach(), with tracees_new()); the tree is not tpmon's to stop.
+ * The tree of a running process is read from /proc
  * (every process's parent from its stat), each thread of it is seized,
  * and the scan is repeated until it finds nothing new: a thread not yet
  * seized may fork meanwhile, and its child is then only in /proc.  One
@@ -11,12 +12,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attach.h"
-#include "error.h"
-#include "proc.h"
-#include "track.h"
-#include "tracer.h"
-#include "xmalloc.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
+#include "kernel/proc.h"
+#include "kernel/tracer.h"
+#include "track/tracees.h"
+#include "track/track.h"
 
 /* Scans before giving up on a tree that keeps changing under us. */
 #define MAX_SCANS 50
@@ -115,7 +116,16 @@ static int scan(struct tp_ptree *t, pid_t root, pid_t self, unsigned options)
 	return added;
 }
 
-int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options)
+/* Seize @pid (the root: its failure fails the attach) and every thread
+ * of every descendant of it, with ptrace @options, adding them to @t as
+ * started, each process with the baseline of its figures at attach
+ * (ptree_proc_acct() counts from there).  @self (tpmon) is never
+ * followed.  Returns 0, 1 when the tree still changed after the last
+ * scan (a process born and gone meanwhile may be missed), or -1 with
+ * errno (ESRCH: no such process, EPERM: not permitted, or already
+ * traced, EINVAL: @pid is a thread, not a process) after which @t holds
+ * nothing. */
+static int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned options)
 {
 	pid_t tgid = pid, ppid = 0;
 	int i, r = 1;
@@ -147,16 +157,9 @@ struct tp_track *track_attach(pid_t pid, bool exec_events, struct tp_ptree *t,
 
 	if (r < 0)
 		return NULL;
-	tk = xcalloc(1, sizeof(*tk));
+	tk = tracees_new(t, sink, self, pid);
 	/* the tree forked faster than the scans: what was born and gone
 	 * between two of them is not counted */
 	tk->counts_partial = r > 0;
-	tk->ops = &track_ptrace_ops;
-	tk->tree = t;
-	tk->sink = *sink;
-	tk->root = pid;
-	tk->self = self;
-	tk->ptraced = true;
-	tk->outer_chan = -1;
 	return tk;
 }

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
-#include "cgroup.h"
-#include "cgrun.h"
-#include "error.h"
-#include "xmalloc.h"
+#include "kernel/cgroup.h"
+#include "track/cgrun.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
 
 /* the controllers a run hands to its task, where the base has them */
 #define WANTED (TP_CG_CPU | TP_CG_MEMORY | TP_CG_PIDS | TP_CG_IO)
@@ -27,6 +27,8 @@
 enum { KILL_WAIT_MS = 5000, REMOVE_WAIT_MS = 2000, GUARD_WAIT_MS = 2000 };
 
 /* The whole of a /proc text file, malloc'd, or NULL. */
+static int cgrun_sweep(const char *base, const char *except);
+
 static char *read_text(const char *path)
 {
 	size_t cap = 4096, len = 0;
@@ -459,7 +461,9 @@ static bool settled(const char *dir)
 	return stat(dir, &st) == 0 && time(NULL) - st.st_mtime > 10;
 }
 
-int cgrun_sweep(const char *base, const char *except)
+/* Remove the runs in @base that belong to dead tpmons (their monitor leaf
+ * is empty), killing what is left in them.  Returns how many. */
+static int cgrun_sweep(const char *base, const char *except)
 {
 	char run[TP_CGRUN_PATH], mon[TP_CGRUN_PATH];
 	DIR *d = opendir(base);

@@ -71,10 +71,6 @@ const char *cgrun_name(const struct tp_cgrun *c);
  * it started, remove the run's cgroups and free @c.  NULL is ignored. */
 void cgrun_close(struct tp_cgrun *c);
 
-/* Remove the runs in @base that belong to dead tpmons (their monitor leaf
- * is empty), killing what is left in them.  Returns how many. */
-int cgrun_sweep(const char *base, const char *except);
-
 /* A one-line hint for a systemd user who could have a cgroup of their
  * own, or NULL when there is nothing to suggest. */
 const char *cgrun_hint(void);

@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "error.h"
-#include "nested.h"
-#include "launch.h"
-#include "tracer.h"
-#include "xmalloc.h"
+#include "kernel/cgroup.h"
+#include "basic/messages.h"
+#include "track/nested.h"
+#include "track/launch.h"
+#include "kernel/tracer.h"
+#include "basic/xmalloc.h"
 
 extern char **environ;
 
@@ -49,14 +49,14 @@ char *launch_resolve(const char *cmd, int *status)
 
 	if (!*cmd) {
 		error_msg("empty command name");
-		*status = TP_EXIT_NOTFOUND;
+		*status = TP_STATUS_NOTFOUND;
 		return NULL;
 	}
 	if (strchr(cmd, '/')) {
 		if (check_exec(cmd) == 0)
 			return xstrdup(cmd);
 		*status = errno == ENOENT || errno == ENOTDIR ?
-			  TP_EXIT_NOTFOUND : TP_EXIT_NOEXEC;
+			  TP_STATUS_NOTFOUND : TP_STATUS_NOEXEC;
 		perror_msg("cannot run %s", cmd);
 		return NULL;
 	}
@@ -77,7 +77,7 @@ char *launch_resolve(const char *cmd, int *status)
 			break;
 		p = end;
 	}
-	*status = saw_eacces ? TP_EXIT_NOEXEC : TP_EXIT_NOTFOUND;
+	*status = saw_eacces ? TP_STATUS_NOEXEC : TP_STATUS_NOTFOUND;
 	if (saw_eacces)
 		error_msg("cannot run %s: Permission denied", cmd);
 	else
@@ -102,11 +102,11 @@ static void ATTR_NORETURN child(const struct tp_launch_opts *o, int go_fd,
 	sigprocmask(SIG_SETMASK, o->child_mask, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(TP_EXIT_FAILURE);
+		_exit(TP_STATUS_FAILURE);
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
 	if (c != 'g' && c != 'u')	/* the monitor died or gave up */
-		_exit(TP_EXIT_FAILURE);
+		_exit(TP_STATUS_FAILURE);
 	if (o->filter && c == 'g') {	/* 'u': untraced, a filter is moot */
 		if (o->filter_needs_nnp &&
 		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -122,7 +122,7 @@ fail:
 	if (write(err_fd, &err, sizeof(err)) < 0) {
 		/* the parent will see EOF and a dead child */
 	}
-	_exit(err == ENOENT ? TP_EXIT_NOTFOUND : TP_EXIT_NOEXEC);
+	_exit(err == ENOENT ? TP_STATUS_NOTFOUND : TP_STATUS_NOEXEC);
 }
 
 static int make_pipe(int fds[2])
@@ -270,11 +270,11 @@ pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 		 * killing it first makes the reap below certain. */
 		kill(pid, SIGKILL);
 		reap_dead_child(pid);
-		*status = err == ENOENT ? TP_EXIT_NOTFOUND : TP_EXIT_NOEXEC;
+		*status = err == ENOENT ? TP_STATUS_NOTFOUND : TP_STATUS_NOEXEC;
 		return -1;
 	}
 	return pid;
 fail:
-	*status = TP_EXIT_FAILURE;
+	*status = TP_STATUS_FAILURE;
 	return -1;
 }

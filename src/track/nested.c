@@ -26,9 +26,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "nested.h"
-#include "ptree.h"
-#include "xmalloc.h"
+#include "track/nested.h"
+#include "track/ptree.h"
+#include "basic/xmalloc.h"
 
 #define NEST_ENV "TPMON_NEST_FD"
 #define NEST_NAME_ENV "TPMON_NEST"	/* @name: the outer's abstract socket */

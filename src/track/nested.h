@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "ptree.h"
+#include "track/ptree.h"
 
 struct tp_nested;
 

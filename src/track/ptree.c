@@ -3,8 +3,8 @@
  * list of live processes for sampling. */
 #include <stdlib.h>
 #include <string.h>
-#include "ptree.h"
-#include "xmalloc.h"
+#include "track/ptree.h"
+#include "basic/xmalloc.h"
 
 #define NBUCKETS 4096u
 
@@ -201,7 +201,9 @@ static void acct_sub(struct tp_acct *out, const struct tp_acct *base)
 
 #define TAKE_MAX(out, a, b, f) ((out)->f = (a)->f > (b)->f ? (a)->f : (b)->f)
 
-void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out)
+/* The figures of a live process: the larger of its sampled whole-process
+ * counters and the sum of its exited threads. */
+static void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out)
 {
 	const struct tp_acct *a = &p->exited, *b = &p->sampled;
 

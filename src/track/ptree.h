@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "proc.h"
+#include "kernel/proc.h"
 
 struct tp_proc;
 
@@ -167,10 +167,6 @@ static inline bool ptree_proc_is_leaf(const struct tp_proc *p)
 {
 	return !p->had_threads && !p->had_children;
 }
-
-/* The figures of a live process: the larger of its sampled whole-process
- * counters and the sum of its exited threads. */
-void ptree_proc_acct(const struct tp_proc *p, struct tp_acct *out);
 /* Add @a to @sum, field by field. */
 void ptree_acct_add(struct tp_acct *sum, const struct tp_acct *a);
 /* Totals over the whole tree so far, dead and alive. */

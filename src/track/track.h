@@ -5,29 +5,38 @@
  * the table it keeps (ptree.h), when the tree is empty.  It does not know
  * which backend it drives.
  *
- * Backends, one file each:
- *   ptrace.c  ptrace events (fork, clone, exec, seccomp and exit stops);
- *             tracks every process as it is created.  track_launch().
- *   poll.c    a task that could not be traced: /proc scans (refresh())
- *             find the processes, wait() reaps what tpmon's own children
- *             and the orphans it adopts as subreaper.  track_launch().
- *   attach.c  --pid: seizes a running tree, then the ptrace backend's
- *             events, but the tree is not tpmon's to stop.  track_attach().
- *   members.c --tracking=cgroup: the tree is the processes of the task's
- *             cgroup (cgroup.procs at each refresh()); nothing is traced.
- *             As root, the proc connector's fork, exec and exit events
- *             feed the sink as they come (drain() and refresh()).
- *             track_launch() with s->cgroup_members.
+ * The files, from the bottom up (no file includes one above it):
+ *   ptree.c     the table of processes and threads;
+ *   base.c      what every backend builds on (base.h): a tracker made
+ *               with its ops, the end of a thread, wait()'s events in
+ *               bounded turns, the reaping of tpmon's own children;
+ *   tracees.c   the ptrace backend: every process is a tracee; fork,
+ *               clone, exec, seccomp and exit stops (tracees_new());
+ *   procscan.c  the /proc-scan backend, for a task that could not be
+ *               traced: scans (refresh()) find the processes, wait()
+ *               reaps tpmon's own children and adopted orphans;
+ *   cgmembers.c the cgroup backend (--tracking=cgroup): the tree is the
+ *               processes of the task's cgroup (cgroup.procs at each
+ *               refresh()); nothing is traced.  As root, the proc
+ *               connector's fork, exec and exit events feed the sink as
+ *               they come;
+ *   attach.c    --pid: seizes a running tree, then the ptrace backend
+ *               follows it (track_attach()); the tree is not tpmon's to
+ *               stop;
+ *   follow.c    the launcher: starts the task (launch.c) and picks its
+ *               backend (track_launch()).
+ * Beside them: launch.c (fork and exec), nested.c (nested tpmons),
+ * cgrun.c (the run's cgroups, used beside any backend).
  *
  * Adding a backend (for example cgroup v2):
- *  1. write track/NAME.c with a `const struct tp_track_ops` and a
- *     constructor that starts following (launching the task, or
- *     attaching) and returns a struct tp_track with that ops table;
+ *  1. write track/NAME.c and NAME.h: a `static const struct tp_track_ops`
+ *     and a constructor NAME_new() that makes the tracker (track_new() of
+ *     base.h, with those ops) and then allocates its own state (tk->priv);
  *  2. keep the contract below: every process of the tree enters the table
  *     (ptree_add_proc()) and leaves it (track_thread_end()), and the sink
  *     hears of each as it happens;
- *  3. choose it in track_launch() (or a new constructor called from
- *     monitor.c's setup) from the options; the loop needs no change.
+ *  3. call its constructor from track_launch() (follow.c) or from a new
+ *     entry point called from run.c; the loop needs no change.
  * Containment, kill and kernel limits used beside another backend (a
  * cgroup around a ptrace-followed task) belong in signal_all() and in the
  * constructor, behind the same ops.
@@ -64,7 +73,8 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "ptree.h"
+#include "config/options.h"
+#include "track/ptree.h"
 
 struct tp_cgrun;
 
@@ -106,7 +116,8 @@ enum tp_track_drain {
 struct tp_track;
 
 struct tp_track_ops {
-	const char *name;		/* "ptrace", "poll": the summary's "tracking" */
+	const char *name;		/* "ptrace", "poll", "cgroup": the summary's "tracking" */
+	enum tp_tracking kind;		/* which backend */
 	/* births and ends come as they happen (else only refresh() finds
 	 * them, and the loop refreshes before each sample) */
 	bool live;
@@ -142,7 +153,7 @@ struct tp_track {
 	 * cgroup backend without the proc connector, or with events lost;
 	 * --pid, when the tree changed faster than the attach's scans */
 	bool counts_partial;
-	void *priv;			/* the backend's */
+	void *priv;			/* the backend's state (its constructor's) */
 };
 
 /* How the task is started (track_launch()). */
@@ -164,9 +175,9 @@ struct tp_track_start {
 	bool cgroup_members;
 };
 
-/* Start the task and follow it with the ptrace backend, the cgroup one
- * (s->cgroup_members), or the poll one when ptrace is not asked for or is
- * refused.  The root enters the
+/* follow.c: start the task and follow it with the ptrace backend, the
+ * cgroup one (s->cgroup_members), or the /proc-scan one when ptrace is not
+ * asked for or is refused.  The root enters the
  * table.  Returns the tracker, or NULL with *status 125, 126 or 127 and a
  * message printed (no child left). */
 struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t,
@@ -193,44 +204,7 @@ static inline void track_refresh(struct tp_track *tk)
  * that stopped processes act on it).  Returns how many were signalled. */
 unsigned track_signal_all(struct tp_track *tk, int sig);
 
-/* For backends: thread @tid of @p (NULL: unknown to the table) is gone,
- * with wait status @status, the peak RSS of its reaping @maxrss_kb and
- * @untracked_cpu as in struct tp_track_end: it leaves the table (its
- * process too when it was the last thread), then the sink hears of it. */
-void track_thread_end(struct tp_track *tk, pid_t tid, struct tp_proc *p, int status,
-		      uint64_t maxrss_kb, double untracked_cpu);
-
-/* Events handled per drain(): a tree that forks without pause (a fork
- * bomb, a shell forking in its SIGTERM trap) must not keep the loop from
- * its timers, or the kill would never escalate.  Past
- * TP_TRACK_EVENTS_MIN_TURN events, the turn also ends once turn_over()
- * says so: on a machine taken by a fork bomb, 256 events can cost tpmon
- * seconds.
- * Reproducer: tpmon -L 'wall_time: 1' --sh 'trap "while :; do sleep 9 & done" TERM; sleep 9' */
-#define TP_TRACK_EVENTS_PER_TURN 256
-#define TP_TRACK_EVENTS_MIN_TURN 4
-
-struct tp_event;
-/* For backends: wait()'s events (tracer_next_event()) to @handle, bounded
- * as above; the table's now is set before each. */
-enum tp_track_drain track_wait_events(struct tp_track *tk,
-				      void (*handle)(struct tp_track *tk, struct tp_event *ev),
-				      bool (*turn_over)(void *), void *arg);
-
-/* poll.c: the poll backend's handler of wait()'s events (the cgroup
- * backend's too): what tpmon reaps leaves the table with its status. */
-void track_poll_reap(struct tp_track *tk, struct tp_event *ev);
-
 /* Frees the tracker and its channel for nested tpmons. */
 void track_free(struct tp_track *tk);
-
-/* members.c: listen to the proc connector before the task starts, so
- * that the cgroup backend sees every fork, exec and exit of its tree;
- * without CAP_NET_ADMIN, tk->counts_partial is set instead. */
-void members_listen(struct tp_track *tk, bool exec_events);
-
-extern const struct tp_track_ops track_ptrace_ops;
-extern const struct tp_track_ops track_poll_ops;
-extern const struct tp_track_ops track_cgroup_ops;
 
 #endif

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limitset.h"
-#include "units.h"
+#include "config/limitset.h"
+#include "basic/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "liveint.h"
-#include "liveread.h"
+#include "live/liveint.h"
+#include "live/liveread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "proc.h"
+#include "kernel/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

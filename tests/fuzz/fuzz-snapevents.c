@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapevents.h"
+#include "measure/snapevents.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

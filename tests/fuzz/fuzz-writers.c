@@ -23,11 +23,11 @@
 #include <string.h>
 #include <strings.h>
 #include <jansson.h>
-#include "jsontext.h"
+#include "basic/jsontext.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/html.h"
 #include "report/sizing/sizing_out.h"
-#include "safetext.h"
+#include "basic/safetext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

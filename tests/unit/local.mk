@@ -6,34 +6,43 @@ check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 tests_unit_test_units_SOURCES = tests/unit/test-units.c tests/unit/tap.h
-tests_unit_test_units_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_units_LDADD = $(TPMON_LIBS)
 
 tests_unit_test_limits_SOURCES = tests/unit/test-limits.c tests/unit/tap.h
-tests_unit_test_limits_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_limits_LDADD = $(TPMON_LIBS)
 
 UNIT_TESTS += tests/unit/test-proc tests/unit/test-ptree
 tests_unit_test_proc_SOURCES = tests/unit/test-proc.c tests/unit/tap.h
-tests_unit_test_proc_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_proc_LDADD = $(TPMON_LIBS)
 tests_unit_test_ptree_SOURCES = tests/unit/test-ptree.c tests/unit/tap.h
-tests_unit_test_ptree_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_ptree_LDADD = $(TPMON_LIBS)
 
 UNIT_TESTS += tests/unit/test-cgroup tests/unit/test-procconn
 tests_unit_test_procconn_SOURCES = tests/unit/test-procconn.c tests/unit/tap.h
-tests_unit_test_procconn_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_procconn_LDADD = $(TPMON_LIBS)
 tests_unit_test_cgroup_SOURCES = tests/unit/test-cgroup.c tests/unit/tap.h
-tests_unit_test_cgroup_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_cgroup_LDADD = $(TPMON_LIBS)
 
 # the rules of the report, on hand-made figures (src/measure/figures.c)
 UNIT_TESTS += tests/unit/test-figures
 tests_unit_test_figures_SOURCES = tests/unit/test-figures.c tests/unit/tap.h
-tests_unit_test_figures_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_figures_LDADD = $(TPMON_LIBS)
 
 # the live formats and the runtime file's reader (src/live)
 UNIT_TESTS += tests/unit/test-live
 tests_unit_test_live_SOURCES = tests/unit/test-live.c tests/unit/tap.h
-tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS) -lm
+tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS)
 
 # which figures are lower bounds in each mode (src/measure/quality.c)
 UNIT_TESTS += tests/unit/test-quality
 tests_unit_test_quality_SOURCES = tests/unit/test-quality.c tests/unit/tap.h
-tests_unit_test_quality_LDADD = $(TPMON_LIBS) -lm
+tests_unit_test_quality_LDADD = $(TPMON_LIBS)
+# the limits' decisions (src/enforce/enforce.c), on hand-made figures
+UNIT_TESTS += tests/unit/test-enforce
+tests_unit_test_enforce_SOURCES = tests/unit/test-enforce.c tests/unit/tap.h
+tests_unit_test_enforce_LDADD = $(TPMON_LIBS)
+
+# warnings held until their destination is known (src/basic/messages.c)
+UNIT_TESTS += tests/unit/test-messages
+tests_unit_test_messages_SOURCES = tests/unit/test-messages.c tests/unit/tap.h
+tests_unit_test_messages_LDADD = $(BASIC_LIBS)

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "kernel/cgroup.h"
 #include "tap.h"
 
 static void test_self(void)

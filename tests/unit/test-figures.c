@@ -5,12 +5,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include "figures.h"
+#include "measure/figures.h"
 #include "tap.h"
 
 #define MiB 1048576.0
 
-static void start(struct tp_figures *f, struct tp_report *rep)
+static void start(struct tp_figures *f, struct tp_summary *rep)
 {
 	figures_init(f, rep, 2, false);
 }
@@ -31,7 +31,7 @@ static void fill_in(struct tp_fill *in)
 static void totals(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_fill in;
 
 	start(&f, &rep);
@@ -65,7 +65,7 @@ static void totals(void)
 static void poll_cpu_and_short_task(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_fill in;
 
 	start(&f, &rep);
@@ -91,7 +91,7 @@ static void poll_cpu_and_short_task(void)
 static void memory(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_fill in;
 
 	start(&f, &rep);
@@ -113,7 +113,7 @@ static void memory(void)
 static void outer(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_fill in;
 	struct tp_nest_totals nt;
 
@@ -173,7 +173,7 @@ static void outer(void)
 static void net_gpu(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_fill in;
 	struct tp_gpu_figures g;
 
@@ -208,7 +208,7 @@ static void net_gpu(void)
 static void cgroup(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_fill in;
 	struct tp_cg_figures cg;
 
@@ -237,21 +237,21 @@ static void cgroup(void)
 static void exits(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 
 	start(&f, &rep);
 	figures_exit(&f, true, 3 << 8);
-	ok(rep.exit_status == 3 && rep.exit_type == TP_EXIT_NORMAL, "exit 3: status 3, normal");
+	ok(rep.exit_status == 3 && rep.exit_type == TP_EXIT_TYPE_NORMAL, "exit 3: status 3, normal");
 	figures_free(&f);
 	start(&f, &rep);
 	figures_exit(&f, true, SIGKILL);
 	ok(rep.signal == SIGKILL && rep.exit_status == 128 + SIGKILL &&
-	   rep.exit_type == TP_EXIT_SIGNAL, "killed: 128 + signal, exit type signal");
+	   rep.exit_type == TP_EXIT_TYPE_SIGNAL, "killed: 128 + signal, exit type signal");
 	figures_free(&f);
 	start(&f, &rep);
-	rep.exit_type = TP_EXIT_LIMITS;
+	rep.exit_type = TP_EXIT_TYPE_LIMITS;
 	figures_exit(&f, true, SIGTERM);
-	ok(rep.exit_type == TP_EXIT_LIMITS, "killed for a limit: exit type stays limits");
+	ok(rep.exit_type == TP_EXIT_TYPE_LIMITS, "killed for a limit: exit type stays limits");
 	figures_free(&f);
 	start(&f, &rep);
 	figures_exit(&f, false, 0);
@@ -262,7 +262,7 @@ static void exits(void)
 static void snapshots(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	const struct tp_snapshot *s;
 	char *label = strdup("a(1)");
 
@@ -281,8 +281,8 @@ static void snapshots(void)
 	ok(s->start == 104 && s->value[TP_RES_MEMORY] == 20,
 	   "the next one's memory is its own peak (20), not the run's (50)");
 	ok(s->value[TP_RES_CPU_TIME] == 3, "cpu_time is the total so far");
-	figures_report_free(&rep);
-	ok(rep.nsnapshots == 0 && !rep.snapshots, "figures_report_free() empties the report");
+	figures_summary_free(&rep);
+	ok(rep.nsnapshots == 0 && !rep.snapshots, "figures_summary_free() empties the report");
 	figures_free(&f);
 }
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "limitset.h"
+#include "config/limitset.h"
 #include "tap.h"
 
 #define ERRLEN 256

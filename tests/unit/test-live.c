@@ -5,8 +5,8 @@
  * and refused when it is not one. */
 #include <stdlib.h>
 #include <string.h>
-#include "liveint.h"
-#include "liveread.h"
+#include "live/liveint.h"
+#include "live/liveread.h"
 #include "tap.h"
 
 static int count(const char *s, char c)

@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nested.h"
-#include "ptree.h"
+#include "track/nested.h"
+#include "track/ptree.h"
 #include "tap.h"
 
 static void test_peaks(void)

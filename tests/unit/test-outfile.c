@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "basic/outfile.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/test-outfile.XXXXXX";

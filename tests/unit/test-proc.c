@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "proc.h"
+#include "kernel/proc.h"
 #include "tap.h"
 
 static void test_stat_plain(void)

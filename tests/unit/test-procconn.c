@@ -9,7 +9,7 @@
 #include <linux/connector.h>
 #include <linux/netlink.h>
 
-#include "procconn.h"
+#include "kernel/procconn.h"
 #include "tap.h"
 
 union msg {

@@ -3,9 +3,9 @@
  * process, exec by a non-leader thread, and totals that never double count. */
 #include <stdlib.h>
 #include <unistd.h>
-#include "proc.h"
-#include "ptree.h"
-#include "sampler.h"
+#include "kernel/proc.h"
+#include "track/ptree.h"
+#include "measure/sampler.h"
 #include "tap.h"
 
 static void test_counts(void)

@@ -4,8 +4,8 @@
  * knowledge to it: exact figures are never flagged, the ones a mode may
  * undercount always are. */
 #include <string.h>
-#include "figures.h"
-#include "quality.h"
+#include "measure/figures.h"
+#include "measure/quality.h"
 #include "tap.h"
 
 /* The names of the flagged figures, comma-separated, into @buf. */
@@ -126,7 +126,7 @@ static void fill_base(struct tp_fill *in)
 static void through_fill(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_cg_figures cg;
 	struct tp_fill in;
 	char buf[1024];
@@ -179,7 +179,7 @@ static void through_fill(void)
 static void threads_sampled(void)
 {
 	struct tp_figures f;
-	struct tp_report rep;
+	struct tp_summary rep;
 	struct tp_sample s;
 	struct tp_fill in;
 

@@ -17,7 +17,7 @@
 #include "report/read/sacct.h"
 #include "report/read/snakemake.h"
 #include "report/read/table.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 #include "tap.h"
 
 static double conv(int (*f)(const char *, double *), const char *s)

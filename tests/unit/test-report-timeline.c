@@ -7,7 +7,7 @@
 #include <string.h>
 #include "report/read/store.h"
 #include "report/gnuplot/timeline.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 #include "tap.h"
 
 static void task(struct rp_store *st, const char *host, double t0, double t1)

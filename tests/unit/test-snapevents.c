@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
-#include "snapevents.h"
+#include "measure/snapevents.h"
 
 static bool parses(const char *text)
 {

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "resources.h"
-#include "units.h"
+#include "basic/resources.h"
+#include "basic/units.h"
 #include "tap.h"
 
 struct good_case {

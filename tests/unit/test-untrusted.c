@@ -7,7 +7,7 @@
 #include <string.h>
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/html.h"
-#include "safetext.h"
+#include "basic/safetext.h"
 #include "tap.h"
 
 static void shown(const char *in, const char *want, const char *what)

@@ -3,7 +3,7 @@
  * samples whose answers are known exactly. */
 #include <stdlib.h>
 #include "tap.h"
-#include "utilization.h"
+#include "measure/utilization.h"
 
 static void steady(void)
 {

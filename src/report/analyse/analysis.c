@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/analyse/analysis.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 static const enum rp_res ares_res[RP_A__COUNT] = {
 	[RP_A_CORES] = RP_CORES, [RP_A_MEMORY] = RP_MEMORY, [RP_A_DISK] = RP_DISK,

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "report/analyse/firstalloc.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 /* category.c divides each wall time by USECOND before summing. */
 #define CCTOOLS_USECOND 1000000

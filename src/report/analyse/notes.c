@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/analyse/notes.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 static const char nextflow[] =
 	"Nextflow traces: memory is peak_rss, the sum of each process's own peak "

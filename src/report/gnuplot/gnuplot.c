@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/read/infile.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 extern char **environ;
 

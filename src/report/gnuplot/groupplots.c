@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/output.h"
 #include "report/gnuplot/groupplots.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 /* Picture size in pixels, and colors of the three modes' marks. */
 #define PLOT_W 720

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "compat.h"
+#include "basic/compat.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/gnuplot/panels.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 /* When a panel, or its second curve, is drawn. */
 enum when {

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/output.h"
 #include "report/sizing/sizing.h"
 #include "report/gnuplot/timeline.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 /* Colours of the groups: with more than KEY_MAX groups, the KEY_MAX - 1
  * that ran longest get one each and the others share OTHER ("other" in

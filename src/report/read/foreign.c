@@ -9,7 +9,7 @@
 #include "report/read/sacct.h"
 #include "report/read/snakemake.h"
 #include "report/read/table.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 struct parser {
 	enum rp_format fmt;

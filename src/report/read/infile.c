@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report/read/infile.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 /* What a file that is not regular is, for a warning. */
 static const char *kind_of(mode_t mode)

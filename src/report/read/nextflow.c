@@ -12,7 +12,7 @@
 #include <time.h>
 #include "report/read/nextflow.h"
 #include "report/read/table.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 enum nf_col {
 	NF_PROCESS, NF_NAME, NF_TAG, NF_STATUS, NF_EXIT, NF_SUBMIT, NF_START,

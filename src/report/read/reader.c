@@ -16,15 +16,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/read/foreign.h"
 #include "report/read/infile.h"
 #include "report/read/reader.h"
 #include "report/read/rsummary.h"
 #include "report/read/table.h"
 #include "report/read/txnlog.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 #define SUMMARY_EXT ".summary"
 #define FULL_EXT ".tpmon.json"

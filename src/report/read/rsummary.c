@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 #include "report/read/rsummary.h"
-#include "units.h"
-#include "xmalloc.h"
+#include "basic/units.h"
+#include "basic/xmalloc.h"
 
 /* A resource's value from [value, unit] or a bare number, in @ri's unit,
  * into *@out (NAN: the field says nothing, null or not a number).

@@ -5,7 +5,7 @@
 #define TPMON_REPORT_RTASK_H
 
 #include <stdbool.h>
-#include "resources.h"
+#include "basic/resources.h"
 
 /* The resources a report shows, in the order it shows them. */
 enum rp_res {

@@ -14,7 +14,7 @@
 #include <time.h>
 #include "report/read/sacct.h"
 #include "report/read/table.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 enum sa_col {
 	SA_JOBID, SA_JOBIDRAW, SA_JOBNAME, SA_STATE, SA_ELAPSED, SA_ELAPSEDRAW,

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "compat.h"
-#include "error.h"
+#include "basic/compat.h"
+#include "basic/messages.h"
 #include "report/read/infile.h"
 #include "report/read/reader.h"
 #include "report/read/series.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 /* The names of the columns in the header, by enum rp_col. */
 static const char *const col_name[RP_COL__COUNT] = {

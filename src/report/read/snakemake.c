@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include "report/read/snakemake.h"
 #include "report/read/table.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 enum sm_col { SM_S, SM_HMS, SM_MAX_RSS, SM_MAX_PSS, SM_IO_IN, SM_IO_OUT, SM_CPU_TIME,
 	      SM_RULE, SM_THREADS, SM__COUNT };

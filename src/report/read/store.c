@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/read/store.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 void rp_store_init(struct rp_store *st)
 {

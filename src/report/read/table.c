@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/read/table.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 size_t rp_table_split(char *line, char sep, char **f, size_t max)
 {

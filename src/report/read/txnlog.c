@@ -17,11 +17,11 @@
 #include <string.h>
 #include <strings.h>
 #include <jansson.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/read/rsummary.h"
 #include "report/read/txnlog.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 struct tinfo {
 	long id;

@@ -11,8 +11,8 @@
 #include <string.h>
 #include "report/gnuplot/gnuplot.h"
 #include "report/sizing/sizing_out.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 /* Groups drawn at most (the largest footprints). */
 #define BOX_MAX 80

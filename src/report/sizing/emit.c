@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/write/output.h"
 #include "report/sizing/sizing_out.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "report/sizing/sizing_out.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 static void header(FILE *f, const struct rp_sizing *z, const char *what)
 {

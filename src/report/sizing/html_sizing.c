@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/write/fmt.h"
 #include "report/write/html.h"
 #include "report/sizing/sizing_out.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 struct order {
 	size_t i;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/sizing/sizing.h"
-#include "xmalloc.h"
+#include "basic/xmalloc.h"
 
 int rp_strat_parse(const char *arg, struct rp_strat *s, char *why, size_t len)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/sizing/sizing.h"
-#include "safetext.h"
-#include "xmalloc.h"
+#include "basic/safetext.h"
+#include "basic/xmalloc.h"
 
 /* The strategies the savings table compares: the chosen one first, then
  * the others (quantile:0.95 when no quantile was chosen). */

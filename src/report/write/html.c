@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include "report/write/html.h"
-#include "safetext.h"
+#include "basic/safetext.h"
 
 void html_text(FILE *f, const char *s)
 {

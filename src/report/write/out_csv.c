@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/write/output.h"
-#include "safetext.h"
+#include "basic/safetext.h"
 
 /* A text cell, always quoted, quotes doubled, a formula's first
  * character behind a '; empty when NULL. */

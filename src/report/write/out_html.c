@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
+#include "basic/messages.h"
 #include "report/read/infile.h"
 #include "report/write/fmt.h"
 #include "report/write/html.h"

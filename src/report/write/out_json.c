@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "error.h"
-#include "jsontext.h"
+#include "basic/messages.h"
+#include "basic/jsontext.h"
 #include "report/write/output.h"
 
 static json_t *number(double v)

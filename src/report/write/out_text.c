@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "outfile.h"
+#include "basic/outfile.h"
 #include "report/write/fmt.h"
 #include "report/write/output.h"
-#include "safetext.h"
+#include "basic/safetext.h"
 
 /* Longest category name printed whole in a title line. */
 #define NAME_MAX_SHOWN 40

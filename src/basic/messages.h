@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* error.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task;
+/* messages.h: one-line diagnostics on stderr ("tpmon: ..."), shared with the task;
  * warnings that cctools mode keeps off the task's output. */
-#ifndef TPMON_ERROR_H
-#define TPMON_ERROR_H
+#ifndef TPMON_BASIC_MESSAGES_H
+#define TPMON_BASIC_MESSAGES_H
 
 #include <stdbool.h>
-#include "compat.h"
+#include "basic/compat.h"
 
-/* Exit statuses of tpmon's own failures (task mode, see doc/tpmon.1). */
+/* Exit statuses of tpmon's own failures (task mode, see doc/tpmon.1);
+ * not the summary's exit_type (enum tp_exit_type, measure/figures.h). */
 enum {
-	TP_EXIT_LIMIT = 124,
-	TP_EXIT_FAILURE = 125,
-	TP_EXIT_NOEXEC = 126,
-	TP_EXIT_NOTFOUND = 127,
+	TP_STATUS_LIMIT = 124,
+	TP_STATUS_FAILURE = 125,
+	TP_STATUS_NOEXEC = 126,
+	TP_STATUS_NOTFOUND = 127,
 };
 
 extern bool debug_enabled;
@@ -21,7 +22,7 @@ void error_set_debug_file(const char *path);
 void error_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void perror_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 /* Prints, then exits with the status set by error_set_die_status()
- * (TP_EXIT_FAILURE until then). */
+ * (TP_STATUS_FAILURE until then). */
 void error_msg_and_die(const char *fmt, ...) ATTR_FORMAT(1, 2) ATTR_NORETURN;
 /* The status of a fatal error: main() sets it once the mode is known
  * (cctools mode: 4, resource_monitor's monitor error). */

@@ -1,41 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* poll.c: the poll backend of the tracking seam (track.h), for a task
- * that could not be traced (ptrace refused, or --tracking poll).  The
+/* procscan.c: the /proc-scan backend of the tracking seam (track.h) ("poll"
+ * in the summary and in --tracking), for a task that could not be traced
+ * (ptrace refused, or --tracking poll).  The
  * tree is what a /proc scan finds descended from the root, or reparented
  * to tpmon (a subreaper); processes that vanish from /proc, or whose pid
  * now names another process, have ended.  wait() reaps tpmon's own
  * children: the root and the orphans, with their CPU time. */
 #include <stdlib.h>
-#include <sys/time.h>
-#include "proc.h"
-#include "track.h"
-#include "tracer.h"
+#include "kernel/proc.h"
+#include "track/base.h"
+#include "track/procscan.h"
 
-static double timeval_s(const struct timeval *tv)
+static enum tp_track_drain procscan_drain(struct tp_track *tk, bool (*turn_over)(void *), void *arg)
 {
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
-void track_poll_reap(struct tp_track *tk, struct tp_event *ev)
-{
-	struct tp_thread *th;
-
-	/* stops of a child that is not a tracee are nothing to us */
-	if (ev->kind != TP_EV_EXITED && ev->kind != TP_EV_KILLED)
-		return;
-	if (ev->zombie)
-		tracer_reap(ev);
-	th = ptree_thread(tk->tree, ev->tid);
-	/* what we reap ourselves (the root, orphans) comes with its CPU
-	 * time, children it waited for included */
-	track_thread_end(tk, ev->tid, th ? th->proc : NULL, ev->status,
-			 (uint64_t)ev->ru.ru_maxrss,
-			 timeval_s(&ev->ru.ru_utime) + timeval_s(&ev->ru.ru_stime));
-}
-
-static enum tp_track_drain poll_drain(struct tp_track *tk, bool (*turn_over)(void *), void *arg)
-{
-	return track_wait_events(tk, track_poll_reap, turn_over, arg);
+	return track_wait_events(tk, track_reap_child, turn_over, arg);
 }
 
 static const struct proc_entry *find(const struct proc_entry *v, size_t n, pid_t pid)
@@ -50,7 +28,7 @@ static const struct proc_entry *find(const struct proc_entry *v, size_t n, pid_t
 
 /* Add the processes descended from the root (or reparented to tpmon)
  * that the table does not know yet, and end those that vanished. */
-static void poll_refresh(struct tp_track *tk)
+static void procscan_refresh(struct tp_track *tk)
 {
 	struct tp_ptree *t = tk->tree;
 	struct proc_entry *v;
@@ -83,9 +61,16 @@ static void poll_refresh(struct tp_track *tk)
 	free(v);
 }
 
-const struct tp_track_ops track_poll_ops = {
+static const struct tp_track_ops procscan_ops = {
 	.name = "poll",
+	.kind = TP_TRACK_POLL,
 	.live = false,
-	.drain = poll_drain,
-	.refresh = poll_refresh,
+	.drain = procscan_drain,
+	.refresh = procscan_refresh,
 };
+
+struct tp_track *procscan_new(struct tp_ptree *t, const struct tp_track_sink *sink,
+			      pid_t self, pid_t root)
+{
+	return track_new(&procscan_ops, t, sink, self, root);
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ptrace.c: the ptrace backend of the tracking seam (track.h).  Every
+/* tracees.c: the ptrace backend of the tracking seam (track.h).  Every
  * process of the tree is a tracee: its fork, vfork and clone events put
  * it in the table before it runs, exec and seccomp stops are told to the
  * sink, and each thread's end is read from its zombie (exact CPU time and
@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
-#include "compat.h"
-#include "proc.h"
-#include "track.h"
-#include "tracer.h"
-#include "xmalloc.h"
+#include "basic/compat.h"
+#include "basic/xmalloc.h"
+#include "kernel/proc.h"
+#include "kernel/tracer.h"
+#include "track/base.h"
+#include "track/tracees.h"
 
 struct ptrace_state {
 	pid_t ghosts[64];		/* adopted tids that ended before their
@@ -24,8 +24,6 @@ struct ptrace_state {
 
 static struct ptrace_state *state(struct tp_track *tk)
 {
-	if (!tk->priv)
-		tk->priv = xcalloc(1, sizeof(struct ptrace_state));
 	return tk->priv;
 }
 
@@ -147,11 +145,6 @@ static void on_ptrace_stop(struct tp_track *tk, const struct tp_event *ev)
 	}
 }
 
-static double timeval_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 /* A thread has exited and is still a zombie: its /proc files hold its
  * final I/O and CPU time, read once here (schedstat is exact to the ns;
  * stat's clock ticks would lose up to 10 ms per process), then it is
@@ -175,7 +168,7 @@ static void account_and_reap(struct tp_track *tk, struct tp_event *ev)
 	tracer_reap(ev);
 	if (by_rusage) {
 		/* user + system add up to the scheduler's ns count, in us */
-		a.cpu_ns = (uint64_t)((timeval_s(&ev->ru.ru_utime) + timeval_s(&ev->ru.ru_stime)) * 1e9 + 0.5);
+		a.cpu_ns = (uint64_t)(track_rusage_cpu_s(&ev->ru) * 1e9 + 0.5);
 		a.ctxsw = (uint64_t)(ev->ru.ru_nvcsw + ev->ru.ru_nivcsw);
 	}
 	ptree_acct_add(&th->proc->exited, &a);
@@ -241,9 +234,20 @@ static void ptrace_free(struct tp_track *tk)
 	tk->priv = NULL;
 }
 
-const struct tp_track_ops track_ptrace_ops = {
+static const struct tp_track_ops tracees_ops = {
 	.name = "ptrace",
+	.kind = TP_TRACK_PTRACE,
 	.live = true,
 	.drain = ptrace_drain,
 	.free = ptrace_free,
 };
+
+struct tp_track *tracees_new(struct tp_ptree *t, const struct tp_track_sink *sink,
+			     pid_t self, pid_t root)
+{
+	struct tp_track *tk = track_new(&tracees_ops, t, sink, self, root);
+
+	tk->ptraced = true;
+	tk->priv = xcalloc(1, sizeof(struct ptrace_state));
+	return tk;
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* error.c: diagnostics.  Each message is formatted once and written with a
+/* messages.c: diagnostics.  Each message is formatted once and written with a
  * single write(2), so lines never interleave with the task's own output. */
 #include <errno.h>
 #include <stdarg.h>
@@ -8,18 +8,19 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
-#include "error.h"
+#include "basic/messages.h"
 
 bool debug_enabled;
 static int debug_fd = STDERR_FILENO;
-static int die_status = TP_EXIT_FAILURE;
+static int die_status = TP_STATUS_FAILURE;
 
 /* Where warn_msg() lines go.  Until the options are parsed the exit-status
  * convention (and so the destination) is unknown: lines are held. */
 enum warn_dest { WARN_HOLD, WARN_STDERR, WARN_DEBUG_FILE };
 static enum warn_dest warn_dest = WARN_HOLD;
-static char held[2048];
-static size_t held_len;
+static char *held;			/* owned: the lines held, held_len bytes */
+static size_t held_len, held_cap;
+static unsigned long held_lost;		/* lines no memory could hold */
 
 void error_set_debug_file(const char *path)
 {
@@ -75,6 +76,29 @@ static void vmsg(int fd, const char *prefix, int err, const char *fmt, va_list a
 	write_line(fd, buf, (size_t)n);
 }
 
+/* Keep line @buf (@n bytes) until the destination is known; every line
+ * is kept (they come from the command line: a few), unless memory runs
+ * out, which is counted. */
+static void hold(const char *buf, size_t n)
+{
+	if (held_len + n > held_cap) {
+		size_t cap = held_cap ? held_cap : 2048;
+		char *p;
+
+		while (cap < held_len + n)
+			cap *= 2;
+		p = realloc(held, cap);
+		if (!p) {
+			held_lost++;
+			return;
+		}
+		held = p;
+		held_cap = cap;
+	}
+	memcpy(held + held_len, buf, n);
+	held_len += n;
+}
+
 void warn_msg(const char *fmt, ...)
 {
 	char buf[1024];
@@ -86,10 +110,7 @@ void warn_msg(const char *fmt, ...)
 	va_end(ap);
 	switch (warn_dest) {
 	case WARN_HOLD:
-		if (held_len + (size_t)n <= sizeof(held)) {
-			memcpy(held + held_len, buf, (size_t)n);
-			held_len += (size_t)n;
-		}
+		hold(buf, (size_t)n);
 		break;
 	case WARN_STDERR:
 		write_line(STDERR_FILENO, buf, (size_t)n);
@@ -106,7 +127,12 @@ void error_warnings_quiet(bool quiet)
 	warn_dest = quiet ? WARN_DEBUG_FILE : WARN_STDERR;
 	if (held_len && (!quiet || debug_fd != STDERR_FILENO))
 		write_line(quiet ? debug_fd : STDERR_FILENO, held, held_len);
-	held_len = 0;
+	if (held_lost)
+		warn_msg("%lu warnings lost (out of memory)", held_lost);
+	free(held);
+	held = NULL;
+	held_len = held_cap = 0;
+	held_lost = 0;
 }
 
 void error_msg(const char *fmt, ...)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* members.c: the cgroup backend of the tracking seam (track.h), for
+/* cgmembers.c: the cgroup backend of the tracking seam (track.h), for
  * --tracking=cgroup.  Nothing is traced and nothing stops: the tree is the
  * set of processes in the task's cgroup and below, whatever their clone
  * flags or parents.  wait() reaps tpmon's own children, the root and the
@@ -20,14 +20,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "cgrun.h"
-#include "clock.h"
-#include "error.h"
-#include "proc.h"
-#include "procconn.h"
-#include "track.h"
-#include "xmalloc.h"
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
+#include "kernel/cgroup.h"
+#include "kernel/proc.h"
+#include "kernel/procconn.h"
+#include "track/base.h"
+#include "track/cgmembers.h"
+#include "track/cgrun.h"
 
 /* The socket's queue: events wait there between two drains (a sample
  * interval, or the next SIGCHLD).  An event costs the kernel about 1 KiB
@@ -60,21 +61,16 @@ static struct members *priv(struct tp_track *tk)
 	return tk->priv;
 }
 
-void members_listen(struct tp_track *tk, bool exec_events)
+int cgmembers_listen(void)
 {
-	struct members *m = xcalloc(1, sizeof(*m));
 	/* tests shrink the queue to see lost events counted as such */
 	const char *env = getenv("TPMON_PROCCONN_RCVBUF");
 	int rcvbuf = env && atoi(env) > 0 ? atoi(env) : MEMBERS_RCVBUF;
+	int fd = procconn_open(rcvbuf);
 
-	m->exec_events = exec_events;
-	m->fd = procconn_open(rcvbuf);
-	if (m->fd < 0) {
-		/* unprivileged: cgroup.procs alone, lower bounds */
+	if (fd < 0)	/* unprivileged: cgroup.procs alone, lower bounds */
 		debug_msg("proc connector: %d: process counts are lower bounds", errno);
-		tk->counts_partial = true;
-	}
-	tk->priv = m;
+	return fd;
 }
 
 static void events_lost(struct tp_track *tk, const char *why)
@@ -124,7 +120,7 @@ static bool ended_since(const struct members *m, pid_t pid)
 {
 	size_t i;
 
-	for (i = 0; m && i < m->nended; i++)
+	for (i = 0; i < m->nended; i++)
 		if (m->ended[i] == pid)
 			return true;
 	return false;
@@ -240,7 +236,7 @@ static bool members_events(struct tp_track *tk, bool (*turn_over)(void *), void 
 	unsigned n;
 	bool more = false;
 
-	if (!m || m->fd < 0)
+	if (m->fd < 0)
 		return false;
 	now = clock_mono() - tk->sink.t0;
 	for (n = 0;; n++) {
@@ -265,7 +261,7 @@ static bool members_events(struct tp_track *tk, bool (*turn_over)(void *), void 
 static void on_reap(struct tp_track *tk, struct tp_event *ev)
 {
 	members_events(tk, NULL, NULL);
-	track_poll_reap(tk, ev);
+	track_reap_child(tk, ev);
 }
 
 static enum tp_track_drain members_drain(struct tp_track *tk, bool (*turn_over)(void *),
@@ -333,16 +329,12 @@ static void members_refresh(struct tp_track *tk)
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_pid);
 	gone = members_absent(tk, v, n, &ngone);
-	if (m) {
-		m->nended = 0;
-		m->log_ends = true;
-	}
+	m->nended = 0;
+	m->log_ends = true;
 	members_events(tk, NULL, NULL);
-	if (m)
-		m->log_ends = false;
+	m->log_ends = false;
 	for (j = 0; j < ngone; j++) {
-		if (m)
-			(void)late_take(m, gone[j], &status);
+		(void)late_take(m, gone[j], &status);
 		ptree_thread_gone(t, gone[j]);	/* (nothing if already ended) */
 	}
 	free(gone);
@@ -359,7 +351,7 @@ static void members_refresh(struct tp_track *tk)
 				continue;
 			ptree_thread_gone(t, v[i]);	/* the pid was reused */
 		}
-		if (m && m->fd >= 0)
+		if (m->fd >= 0)
 			events_lost(tk, "a member without its fork event");
 		p = ptree_add_proc(t, v[i], st.ppid);
 		p->starttime = st.starttime;
@@ -394,8 +386,6 @@ static void members_free(struct tp_track *tk)
 {
 	struct members *m = priv(tk);
 
-	if (!m)
-		return;
 	debug_msg("proc connector: %lu events of the tree%s", m->events,
 		  tk->counts_partial ? ", counts are lower bounds" : "");
 	if (m->fd >= 0)
@@ -407,11 +397,27 @@ static void members_free(struct tp_track *tk)
 	tk->priv = NULL;
 }
 
-const struct tp_track_ops track_cgroup_ops = {
+static const struct tp_track_ops cgmembers_ops = {
 	.name = "cgroup",
+	.kind = TP_TRACK_CGROUP,
 	.live = false,
 	.drain = members_drain,
 	.refresh = members_refresh,
 	.signal_all = members_signal_all,
 	.free = members_free,
 };
+
+struct tp_track *cgmembers_new(struct tp_ptree *t, const struct tp_track_sink *sink,
+			       pid_t self, pid_t root, struct tp_cgrun *cg, int listener,
+			       bool exec_events)
+{
+	struct tp_track *tk = track_new(&cgmembers_ops, t, sink, self, root);
+	struct members *m = xcalloc(1, sizeof(*m));
+
+	tk->cgroup = cg;
+	m->fd = listener;
+	m->exec_events = exec_events;
+	tk->counts_partial = listener < 0;
+	tk->priv = m;
+	return tk;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/* base.c: what every tracking backend builds on (base.h): making a
+ * tracker, the end of a thread, signalling the table's processes, draining
+ * wait() events in bounded turns, reaping tpmon's own children, and
+ * freeing a tracker. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "basic/clock.h"
+#include "basic/messages.h"
+#include "basic/xmalloc.h"
+#include "kernel/tracer.h"
+#include "track/base.h"
+#include "track/cgrun.h"
+#include "track/nested.h"
+
+struct tp_track *track_new(const struct tp_track_ops *ops, struct tp_ptree *t,
+			   const struct tp_track_sink *sink, pid_t self, pid_t root)
+{
+	struct tp_track *tk = xcalloc(1, sizeof(*tk));
+
+	tk->ops = ops;
+	tk->tree = t;
+	tk->sink = *sink;
+	tk->self = self;
+	tk->root = root;
+	tk->outer_chan = -1;
+	return tk;
+}
+
+unsigned track_signal_all(struct tp_track *tk, int sig)
+{
+	const struct tp_proc *p;
+	unsigned n = 0;
+
+	if (tk->ops->signal_all)
+		return tk->ops->signal_all(tk, sig);
+	for (p = tk->tree->live; p; p = p->next) {
+		if (kill(p->pid, sig) == 0)
+			n++;
+		else if (errno != ESRCH)
+			debug_msg("kill %d: %d", (int)p->pid, errno);
+		if (sig == SIGTERM)
+			kill(p->pid, SIGCONT);
+	}
+	/* and what the backend never saw (CLONE_UNTRACED, or born since the
+	 * last refresh): the whole cgroup in one write */
+	if (sig == SIGKILL && tk->cgroup)
+		cgrun_kill(tk->cgroup, 0);
+	return n;
+}
+
+void track_thread_end(struct tp_track *tk, pid_t tid, struct tp_proc *p, int status,
+		      uint64_t maxrss_kb, double untracked_cpu)
+{
+	struct tp_track_end e;
+
+	memset(&e, 0, sizeof(e));
+	e.tid = tid;
+	e.pid = p ? p->pid : tid;
+	e.status = status;
+	e.untracked_cpu = untracked_cpu;
+	if (p && tid == p->pid) {
+		e.leader = true;
+		if (p->life) {
+			p->life->status = status;
+			p->life->status_known = true;
+		}
+		/* (a lifetime peak: not of a process older than --pid's attach) */
+		if (maxrss_kb > p->hwm_kb && !p->attached)
+			p->hwm_kb = maxrss_kb;
+		e.hwm_kb = p->hwm_kb;
+	}
+	ptree_thread_gone(tk->tree, tid);
+	tk->sink.ended(tk->sink.arg, &e);
+}
+
+enum tp_track_drain track_wait_events(struct tp_track *tk,
+				      void (*handle)(struct tp_track *tk, struct tp_event *ev),
+				      bool (*turn_over)(void *), void *arg)
+{
+	struct tp_event ev;
+	unsigned n;
+
+	for (n = 0; n < TP_TRACK_EVENTS_PER_TURN; n++) {
+		int r;
+
+		if (n >= TP_TRACK_EVENTS_MIN_TURN && turn_over(arg))
+			break;
+		r = tracer_next_event(&ev);
+		if (r <= 0)
+			return r < 0 && errno == ECHILD ? TP_TRACK_NONE_LEFT : TP_TRACK_IDLE;
+		debug_msg("event %d tid %d sig %d msg %lu%s", (int)ev.kind, (int)ev.tid,
+			  ev.sig, ev.msg, ev.zombie ? " zombie" : "");
+		tk->tree->now = clock_mono() - tk->sink.t0;	/* births and deaths happen now */
+		handle(tk, &ev);
+	}
+	return TP_TRACK_MORE;
+}
+
+double track_rusage_cpu_s(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+}
+
+void track_reap_child(struct tp_track *tk, struct tp_event *ev)
+{
+	struct tp_thread *th;
+
+	/* stops of a child that is not a tracee are nothing to us */
+	if (ev->kind != TP_EV_EXITED && ev->kind != TP_EV_KILLED)
+		return;
+	if (ev->zombie)
+		tracer_reap(ev);
+	th = ptree_thread(tk->tree, ev->tid);
+	/* what we reap ourselves (the root, orphans) comes with its CPU
+	 * time, children it waited for included */
+	track_thread_end(tk, ev->tid, th ? th->proc : NULL, ev->status,
+			 (uint64_t)ev->ru.ru_maxrss,
+			 track_rusage_cpu_s(&ev->ru));
+}
+
+void track_free(struct tp_track *tk)
+{
+	if (!tk)
+		return;
+	if (tk->ops->free)
+		tk->ops->free(tk);
+	nested_close(tk->nest);
+	if (tk->outer_chan >= 0)
+		close(tk->outer_chan);
+	free(tk);
+}

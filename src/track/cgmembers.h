@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* cgmembers.h: the cgroup backend's constructor (cgmembers.c), for
+ * --tracking=cgroup: the tree is the processes of the task's cgroup. */
+#ifndef TPMON_TRACK_CGMEMBERS_H
+#define TPMON_TRACK_CGMEMBERS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "track/track.h"
+
+struct tp_cgrun;
+
+/* Listen to the proc connector, before the task starts, so that the
+ * backend sees every fork, exec and exit of its tree.  Returns the
+ * listener (a descriptor for cgmembers_new(), or to close), or -1 without
+ * CAP_NET_ADMIN: the counts will be lower bounds. */
+int cgmembers_listen(void);
+
+/* A tracker of the tree of @root in the task cgroup of @cg (borrowed),
+ * reading @listener (owned from now on; -1: none, tk->counts_partial is
+ * set), telling execs to the sink if @exec_events.  Never fails. */
+struct tp_track *cgmembers_new(struct tp_ptree *t, const struct tp_track_sink *sink,
+			       pid_t self, pid_t root, struct tp_cgrun *cg, int listener,
+			       bool exec_events);
+
+#endif

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* follow.c: the launcher, on top of the tracking backends.  It starts the
+ * task (launch.c) with what the task needs from tpmon (the seccomp filter
+ * of a traced task, the channel of nested tpmons, the proc connector of
+ * the cgroup backend, listening before the fork), then follows it with
+ * the backend that the options and the kernel allow: tracees.c when the
+ * task is traced, cgmembers.c for --tracking=cgroup, else procscan.c. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "kernel/sandbox.h"
+#include "kernel/tracer.h"
+#include "track/cgmembers.h"
+#include "track/cgrun.h"
+#include "track/launch.h"
+#include "track/nested.h"
+#include "track/procscan.h"
+#include "track/tracees.h"
+#include "track/track.h"
+
+/* What a launch sets up before the fork and hands to the tracker after. */
+struct launching {
+	struct tp_launch_opts so;
+	struct sock_fprog *filter;	/* owned */
+	bool net_trapped;		/* the filter stops connect and accept */
+	struct tp_nested *nest;		/* the channel we serve, or NULL */
+	int outer_chan;			/* an enclosing tpmon's, or -1 */
+	bool nest_registered;
+	uint64_t nest_ino;
+	int listener;			/* the cgroup backend's, or -1 */
+};
+
+/* The child's side of @s: its signals, limits and cgroup, and, if it is
+ * to be traced, the filter that keeps every process in the tree and stops
+ * connect and accept (and, with --with-inotify, opens) in the tracer. */
+static void launch_setup(const struct tp_track_start *s, const char *path, struct launching *l)
+{
+	struct tp_launch_opts *so = &l->so;
+
+	so->argv = s->argv;
+	so->path = path;
+	so->child_mask = s->child_mask;
+	so->child_sigpipe = s->child_sigpipe;
+	so->child_sigchld = s->child_sigchld;
+	so->child_nofile = s->child_nofile;
+	so->restore_nice = s->restore_nice;
+	so->child_nice = s->child_nice;
+	so->trace = s->ptrace;
+	so->cgroup_leaf = s->cgroup ? s->cgroup->leaf : NULL;
+	if (so->trace) {
+		/* no process may leave the tree (a cgroup holds it if any) */
+		l->filter = sandbox_task_filter(s->trap_opens, s->trap_net, s->cgroup != NULL);
+		so->filter = l->filter;
+		l->net_trapped = l->filter != NULL;
+		so->filter_needs_nnp = !sandbox_have_cap_sys_admin();
+	}
+	so->trace_options = tracer_options(s->exec_events,
+					   l->filter && (s->trap_opens || s->trap_net));
+}
+
+/* Nested tpmons: an enclosing tpmon's channel, and ours (a traced task
+ * only), a UNIX socket in every process of the tree with no traffic. */
+static void nest_setup(struct launching *l)
+{
+	struct stat st;
+	int fd;
+
+	l->outer_chan = nested_outer();
+	l->so.nest_chan = l->outer_chan;
+	l->so.nest_registered = &l->nest_registered;
+	if (l->so.trace)
+		l->nest = nested_open();
+	l->so.traced_env = nested_env(l->nest);
+	fd = nested_task_fd(l->nest);
+	l->so.untraced_close = fd;
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		l->nest_ino = (uint64_t)st.st_ino;
+}
+
+/* The tracker of the task @pid, started as @l says. */
+static struct tp_track *follow(const struct tp_track_start *s, struct launching *l,
+			       pid_t pid, bool traced, struct tp_ptree *t,
+			       const struct tp_track_sink *sink, pid_t self)
+{
+	struct tp_track *tk;
+
+	if (traced) {
+		tk = tracees_new(t, sink, self, pid);
+		tk->net_trapped = l->net_trapped;
+	} else if (s->cgroup && s->cgroup_members) {
+		tk = cgmembers_new(t, sink, self, pid, s->cgroup, l->listener, s->exec_events);
+		l->listener = -1;
+	} else {
+		tk = procscan_new(t, sink, self, pid);
+	}
+	tk->cgroup = s->cgroup;
+	tk->nest = l->nest;
+	tk->outer_chan = l->outer_chan;
+	tk->nest_registered = l->nest_registered;
+	tk->nest_ino = l->nest_ino;
+	ptree_add_proc(t, pid, 0)->hwm_kb = 0;
+	ptree_thread(t, pid)->started = true;
+	return tk;
+}
+
+struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t,
+			      const struct tp_track_sink *sink, pid_t self, int *status)
+{
+	struct launching l;
+	char *path = launch_resolve(s->argv[0], status);
+	bool traced = false;
+	pid_t pid;
+
+	if (!path)
+		return NULL;
+	memset(&l, 0, sizeof(l));
+	l.listener = -1;
+	launch_setup(s, path, &l);
+	nest_setup(&l);
+	/* listening before the fork: the root's first child is seen */
+	if (s->cgroup && s->cgroup_members && !s->ptrace)
+		l.listener = cgmembers_listen();
+	pid = launch_start(&l.so, &traced, status);
+	l.nest = nested_started(l.nest, pid > 0 && traced, t);
+	sandbox_filter_free(l.filter);
+	l.filter = NULL;
+	free(path);
+	if (pid >= 0)
+		return follow(s, &l, pid, traced, t, sink, self);
+	nested_close(l.nest);
+	if (l.outer_chan >= 0)
+		close(l.outer_chan);
+	if (l.listener >= 0)
+		close(l.listener);
+	return NULL;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* procscan.h: the /proc-scan backend's constructor (procscan.c), for a
+ * task that is not traced. */
+#ifndef TPMON_TRACK_PROCSCAN_H
+#define TPMON_TRACK_PROCSCAN_H
+
+#include <sys/types.h>
+#include "track/track.h"
+
+/* A tracker of the untraced tree of @root, found by /proc scans.  Never
+ * fails. */
+struct tp_track *procscan_new(struct tp_ptree *t, const struct tp_track_sink *sink,
+			      pid_t self, pid_t root);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* tracees.h: the ptrace backend's constructor (tracees.c): every process
+ * of the tree is a tracee, its events come from wait(). */
+#ifndef TPMON_TRACK_TRACEES_H
+#define TPMON_TRACK_TRACEES_H
+
+#include <sys/types.h>
+#include "track/track.h"
+
+/* A tracker of the tree of @root, whose threads are already tracees (a
+ * launched task, or what --pid seized): its state allocated, ptraced set.
+ * Never fails. */
+struct tp_track *tracees_new(struct tp_ptree *t, const struct tp_track_sink *sink,
+			     pid_t self, pid_t root);
+
+#endif
