@@ -257,6 +257,28 @@ static double take_cgroup(struct tp_summary *rep, const struct tp_cg_figures *cg
 	return cpu;
 }
 
+/* --tracking=cgroup: the proc connector may announce a fork before the
+ * exit of a child its parent already reaped (the kernel sends the exit
+ * event after waking the parent: do_exit() calls exit_notify() before
+ * proc_exit_connector()), so the peak of the events can count one process
+ * too many.  pids.peak (6.1) counts every task the cgroup ever held at
+ * once, threads and unreaped zombies included: never fewer than the live
+ * processes, so the smaller of the two is still at least the truth. */
+static void cap_by_pids_peak(struct tp_summary *rep, const struct tp_fill *in)
+{
+	const struct tp_cg_figures *cg = in->cgroup;
+
+	if (!in->tracking_cgroup || !cg || !(cg->known & TP_CGF_PIDS_PEAK) || !cg->pids_peak)
+		return;
+	if (rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] &&
+	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] > (double)cg->pids_peak) {
+		debug_msg("cgroup: max_concurrent_processes %.0f from events, pids.peak %llu",
+			  rep->value[TP_RES_MAX_CONCURRENT_PROCESSES],
+			  (unsigned long long)cg->pids_peak);
+		rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] = (double)cg->pids_peak;
+	}
+}
+
 /* Which figures are lower bounds (quality.c), from what the run knows. */
 static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool outer_whole)
 {
@@ -351,6 +373,7 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 		rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] = true;
 		rep->peak_time[TP_RES_MAX_CONCURRENT_PROCESSES] = t;
 	}
+	cap_by_pids_peak(rep, in);
 	if (nt && nt->whole)
 		note_outer_peak(rep, nt, in->outer_answered, t);
 	if (in->nlive > 0)

@@ -232,6 +232,25 @@ static void cgroup(void)
 	ok(rep.value[TP_RES_BYTES_READ] == 9 && rep.tracking_cgroup && rep.cgf.usage_usec == 5000000,
 	   "--tracking=cgroup: io.stat's larger bytes count; the figures are kept");
 	figures_free(&f);
+	/* events ordered fork-before-exit made a peak of 3; pids.peak 2 */
+	cg.known |= TP_CGF_PIDS_PEAK;
+	cg.pids_peak = 2;
+	start(&f, &rep);
+	fill_in(&in);
+	in.cgroup = &cg;
+	in.tracking_cgroup = true;
+	in.tracking_ptrace = false;
+	figures_fill(&f, &in, 10, true);
+	ok(rep.value[TP_RES_MAX_CONCURRENT_PROCESSES] == 2,
+	   "--tracking=cgroup: the events' peak (3) above pids.peak (2) is pids.peak");
+	figures_free(&f);
+	start(&f, &rep);
+	fill_in(&in);
+	in.cgroup = &cg;
+	figures_fill(&f, &in, 10, true);
+	ok(rep.value[TP_RES_MAX_CONCURRENT_PROCESSES] == 3,
+	   "ptrace in a cgroup: pids.peak does not cap the tracer's peak (a process may leave the cgroup)");
+	figures_free(&f);
 }
 
 static void exits(void)
@@ -288,7 +307,7 @@ static void snapshots(void)
 
 int main(void)
 {
-	plan(47);
+	plan(49);
 	totals();
 	poll_cpu_and_short_task();
 	memory();
