@@ -18,6 +18,7 @@
 #include "measure/figures.h"
 #include "measure/gpu.h"
 #include "live/live.h"
+#include "live/point.h"
 #include "measure/net.h"
 #include "measure/opens.h"
 #include "config/options.h"

@@ -12,29 +12,8 @@
 #include <sys/types.h>
 #include "config/options.h"
 
-/* What the task uses now, in base units (bytes, seconds), and its peaks. */
-struct tp_live_point {
-	double t;			/* s since the start */
-	double memory_bytes;		/* summed RSS now */
-	double memory_peak_bytes;
-	double vm_bytes;		/* summed VmSize now */
-	double cpu_seconds;		/* whole tree so far */
-	double cores;			/* now, over the limits' window */
-	bool cores_known;
-	uint64_t read_bytes, written_bytes;	/* from storage, so far */
-	bool net_known;
-	uint64_t received_bytes, sent_bytes;	/* TCP, so far */
-	unsigned processes;		/* alive now */
-	unsigned long processes_started;	/* ever */
-	bool processes_partial;		/* the counts are lower bounds */
-	bool gpu_known;
-	double gpu_memory_bytes, gpu_cores;
-	bool disk_known;
-	double disk_bytes;
-	const char *state;		/* "running", "stopping", "ended" */
-};
-
 struct tp_live;
+struct tp_live_point;		/* point.h: what the caller fills */
 
 /* Start what @o asks for (the runtime file unless --no-live, the
  * textfile, InfluxDB, the catalog) for a task @root started at @start (s

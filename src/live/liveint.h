@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "config/limitset.h"
-#include "live/live.h"
+#include "live/point.h"
 
 /* The run, as the live formats name it.  Strings owned by live.c; any
  * may be untrusted (the task's command line, a -V category). */
@@ -35,10 +35,6 @@ struct tp_live_meta {
 struct tp_live_rates {
 	double read, written, net;
 };
-
-/* The base-unit name of resource @r's figure (memory -> "memory_bytes")
- * and the factor from its summary unit; NULL for one with none. */
-const char *live_base_name(int r, double *factor);
 
 /* The runtime file's text (JSON), newly allocated (publish.c). */
 char *publish_text(const struct tp_live_meta *m, const struct tp_live_point *p,

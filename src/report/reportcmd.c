@@ -11,6 +11,7 @@
 #include "report/analyse/analysis.h"
 #include "report/analyse/notes.h"
 #include "report/write/output.h"
+#include "report/gnuplot/boxplots.h"
 #include "report/gnuplot/groupplots.h"
 #include "report/read/reader.h"
 #include "report/reportcmd.h"

@@ -15,13 +15,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* prom.c's limits need it; the harness writes no limits */
-const char *live_base_name(int r, double *factor)
-{
-	*factor = 1;
-	return NULL;
-}
-
 static void check_label(const char *v)
 {
 	const char *p;

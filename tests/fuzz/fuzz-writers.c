@@ -26,7 +26,7 @@
 #include "basic/jsontext.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/html.h"
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 #include "basic/safetext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

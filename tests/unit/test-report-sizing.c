@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 #include "tap.h"
 
 static char *out(void (*put)(FILE *, const char *), const char *s)

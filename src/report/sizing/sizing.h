@@ -4,7 +4,8 @@
  * cctools' max throughput and min waste first allocations) and a replay
  * of the recorded tasks under it with the engine's retry: pure
  * computation on read/ and analyse/ (sizing.c, recommend.c, replay.c).
- * Their writers are in sizing_out.h. */
+ * Their writers are write/'s (sizing_out.h), their charts gnuplot/'s
+ * (boxplots.h). */
 #ifndef TPMON_REPORT_SIZING_H
 #define TPMON_REPORT_SIZING_H
 

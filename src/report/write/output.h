@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "report/analyse/analysis.h"
 #include "report/read/store.h"
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 
 /* Per category: counts, figures, allocations, fit and waste; 80 columns. */
 /* With @z (NULL: none) each group's recommendation and the savings table. */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 
 static json_t *opt_int(int64_t v)
 {

@@ -11,7 +11,7 @@
 #include "basic/messages.h"
 #include "report/write/fmt.h"
 #include "report/write/html.h"
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 #include "basic/xmalloc.h"
 
 struct order {

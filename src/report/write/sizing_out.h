@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sizing_out.h: the recommendations written: in each engine's own form
- * (--emit; emit*.c, the escapes of escape.c), in the report's outputs
- * (JSON, terminal, the HTML page: out_sizing.c, html_sizing.c) and as
- * charts across groups (boxplots.c, gnuplot).  These sit with write/ and
- * gnuplot/; the computation under them is sizing.h's. */
+ * (--emit; emit*.c, the escapes of escape.c) and in the report's outputs
+ * (JSON, terminal, the HTML page: out_sizing.c, html_sizing.c).  The
+ * computation under them is sizing/'s (sizing.h); the charts across
+ * groups are gnuplot/'s (boxplots.h). */
 #ifndef TPMON_REPORT_SIZING_OUT_H
 #define TPMON_REPORT_SIZING_OUT_H
 
@@ -54,13 +54,8 @@ void rp_sizing_html(FILE *f, const struct rp_sizing *z, const struct rp_store *s
 		    const struct rp_cat *c, size_t n);
 /* Group @i's recommendation, replay and what was left out, a paragraph. */
 void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i);
-/* A chart per resource (memory, wall time, cores) across the @n groups,
- * box plots of the largest footprints (*@shown of them), drawn by gnuplot
- * as SVG documents in new buffers @svg[i] (NULL: none).  Nothing with
- * fewer than 2 groups.  0, or -1 after gnuplot's message. */
-int rp_boxplots_svg(char *svg[3], size_t *shown, const struct rp_store *st,
-		    const struct rp_cat *c, size_t n);
-/* The page's section of those charts, each inlined if html_svg_inert(). */
+/* The page's section of the charts across groups (rp_boxplots_svg(),
+ * gnuplot/boxplots.h), each inlined if html_svg_inert(). */
 void rp_sizing_html_across(FILE *f, char *const svg[3], size_t shown, size_t n);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 
 static bool plain(unsigned char ch, const char *extra)
 {

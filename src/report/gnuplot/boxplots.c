@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/gnuplot/gnuplot.h"
-#include "report/sizing/sizing_out.h"
+#include "report/gnuplot/boxplots.h"
+#include "report/sizing/sizing.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "basic/messages.h"
 #include "report/write/output.h"
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 
 static const char *const engines[RP_E__COUNT] = {
 	"nextflow", "snakemake", "slurm", "taskvine", "workqueue"

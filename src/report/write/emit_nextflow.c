@@ -6,7 +6,7 @@
  * max allocation; --max becomes process.resourceLimits. */
 #include <inttypes.h>
 #include <stdio.h>
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 
 static void header(FILE *f, const struct rp_sizing *z, const char *what)
 {

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "report/sizing/sizing_out.h"
+#include "report/write/sizing_out.h"
 #include "basic/xmalloc.h"
 
 static void header(FILE *f, const struct rp_sizing *z, const char *what)
