@@ -15,6 +15,7 @@
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "kernel/proc.h"
+#include "measure/ratewin.h"
 #include "run.h"
 #include "output/summary.h"
 #include "basic/xmalloc.h"
@@ -86,8 +87,9 @@ static void live_point(const struct tp_run *r, const struct tp_sample *s, double
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->memory_peak_bytes = rep->value[TP_RES_MEMORY] * 1048576.0;
-	p->cores_known = f->cur_known[TP_RES_CORES];
-	p->cores = f->cur[TP_RES_CORES];
+	/* cores now: over the last second, as a person watching expects
+	 * (the limit's 5 s window would leave a short task without one) */
+	p->cores_known = ratewin_rate(&f->cpuwin, TP_CORES_PEAK_WINDOW, &p->cores);
 	p->processes_partial = r->tk && r->tk->counts_partial;
 	p->disk_known = rep->known[TP_RES_DISK];
 	p->disk_bytes = rep->value[TP_RES_DISK] * 1048576.0;

@@ -71,7 +71,7 @@ static void figures(FILE *f, const struct tp_live_point *p, const char *lab)
 	family(f, "cpu_seconds_total", "counter", "CPU time of the task's processes, dead and alive.",
 	       lab, p->cpu_seconds);
 	if (p->cores_known)
-		family(f, "cores", "gauge", "Cores in use, over tpmon's short window.", lab, p->cores);
+		family(f, "cores", "gauge", "Cores in use over the last second.", lab, p->cores);
 	family(f, "read_bytes_total", "counter", "Bytes the task read from storage.", lab,
 	       (double)p->read_bytes);
 	family(f, "written_bytes_total", "counter", "Bytes the task wrote to storage.", lab,
