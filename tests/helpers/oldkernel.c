@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	fail_call(ctx, "pidfd_getfd", ENOSYS);
 	fail_call(ctx, "clone3", ENOSYS);
 	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EIO), SCMP_SYS(ptrace), 1,
-			     SCMP_A0(SCMP_CMP_EQ, PTRACE_GET_SYSCALL_INFO)) < 0)
+			     SCMP_A0(SCMP_CMP_EQ, PTRACE_GET_SYSCALL_INFO, 0)) < 0)
 		helper_die("seccomp_rule_add(ptrace)");
 	if (seccomp_load(ctx) < 0)
 		helper_die("seccomp_load");
