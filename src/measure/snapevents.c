@@ -75,6 +75,92 @@ static bool label_ok(const char *s)
 	return true;
 }
 
+/* Copies of a subexpression that glibc's regcomp() may make: it copies a
+ * repeated piece once per repetition ("a+" is "aa*", "x{n}" is n copies),
+ * so repetitions multiply ("A++++..." took 2 GB in fuzz-snapevents).  The
+ * product of every '+' (2) and interval (its larger count + 1) is bounded,
+ * and two repetition operators in a row (undefined in POSIX EREs) are
+ * refused. */
+#define TP_PATTERN_COPIES 10000.0
+
+/* Skip a bracket expression starting at @p ('['); returns its ']' or the
+ * end of the string. */
+static const char *skip_bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	while (*p && *p != ']')
+		p++;
+	return p;
+}
+
+/* The larger count of the interval at @p ('{'), 0 when none is readable;
+ * @end is set to its '}' (or the end). */
+static double interval_max(const char *p, const char **end)
+{
+	double n = 0, cur = 0;
+
+	for (p++; *p && *p != '}'; p++) {
+		if (*p >= '0' && *p <= '9')
+			cur = cur * 10 + (*p - '0');
+		else if (*p == ',')
+			cur = 0;
+		if (cur > n)
+			n = cur;
+	}
+	*end = *p ? p : p - 1;
+	return n;
+}
+
+static bool pattern_too_costly(const char *p)
+{
+	double copies = 1;
+	bool after_repeat = false, repeat;
+
+	for (; *p; p++) {
+		repeat = *p == '+' || *p == '*' || *p == '?' || *p == '{';
+		if (repeat && after_repeat)
+			return true;
+		if (*p == '+')
+			copies *= 2;
+		else if (*p == '{')
+			copies *= interval_max(p, &p) + 1;
+		else if (*p == '[')
+			p = skip_bracket(p);
+		else if (*p == '\\' && p[1])
+			p++;
+		if (!*p || copies > TP_PATTERN_COPIES)
+			return copies > TP_PATTERN_COPIES;
+		after_repeat = repeat;
+	}
+	return false;
+}
+
+/* Compile the pattern @pat of event @label into @re. */
+static int compile_pattern(regex_t *re, const char *pat, const char *label, const char *file,
+			   char *err, size_t errlen)
+{
+	char why[128];
+	int rc;
+
+	if (pattern_too_costly(pat)) {
+		snprintf(err, errlen, "%s: event %s: pattern too costly to compile (stacked "
+			 "repetitions, or repetitions multiplying past %.0f copies)", file, label,
+			 TP_PATTERN_COPIES);
+		return -1;
+	}
+	rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+	if (rc != 0) {
+		regerror(rc, re, why, sizeof(why));
+		snprintf(err, errlen, "%s: event %s: bad pattern: %s", file, label, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* One element of "events".  Exactly one trigger, as resource_monitor
  * requires.  ("pattern" is taken for "on-pattern": Work Queue's and
  * TaskVine's documentation spell it so.) */
@@ -118,17 +204,9 @@ static int parse_event(json_t *j, struct tp_snapevents_event *e, const char *fil
 	e->max_count = count ? (long)json_integer_value(count) : -1;
 	if (e->max_count < 0)
 		e->max_count = -1;
-	if (pat) {
-		int rc = regcomp(&e->re, json_string_value(pat), REG_EXTENDED | REG_NOSUB);
-		if (rc != 0) {
-			char why[128];
-
-			regerror(rc, &e->re, why, sizeof(why));
-			snprintf(err, errlen, "%s: event %s: bad pattern: %s", file,
-				 json_string_value(label), why);
-			return -1;
-		}
-	}
+	if (pat && compile_pattern(&e->re, json_string_value(pat), json_string_value(label),
+				   file, err, errlen) < 0)
+		return -1;
 	e->label = xstrdup(json_string_value(label));
 	return 0;
 }

@@ -66,6 +66,9 @@ static void test_parse(void)
 		"{\"f\": {\"events\": [{\"label\": \"a\", \"on-create\": 1}]}}",
 		"{\"f\": {\"events\": [{\"label\": \"a\", \"on-pattern\": 1}]}}",
 		"{\"f\": {\"events\": [{\"label\": \"a\", \"on-pattern\": \"(\"}]}}",
+		/* regcomp() would copy these past any memory (fuzz-snapevents) */
+		"{\"f\": {\"events\": [{\"label\": \"a\", \"on-pattern\": \"^A++++++++++++++++++++++L\"}]}}",
+		"{\"f\": {\"events\": [{\"label\": \"a\", \"on-pattern\": \"((a{100}){200})\"}]}}",
 		"{\"f\": {\"events\": [{\"label\": \"a\", \"on-create\": true, \"count\": 1.5}]}}",
 		"{\"f\": {\"from-start\": \"yes\", \"events\": [{\"label\": \"a\", \"on-create\": true}]}}",
 		"{\"\": {\"events\": [{\"label\": \"a\", \"on-create\": true}]}}",
@@ -77,6 +80,9 @@ static void test_parse(void)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok(!parses(bad[i]), "refused: %s", bad[i]);
+	ok(parses("{\"f\": {\"events\": [{\"label\": \"ip\", \"on-pattern\": "
+		  "\"[0-9]{1,3}[.][0-9]{1,3}[.][0-9]{1,3}[.][0-9]+\"}]}}"),
+	   "an ordinary pattern with intervals and a '+' compiles");
 	ok(parses("{\"f\": {\"events\": [{\"label\": \"a-B_9\", \"on-create\": true, \"count\": 2},"
 		  " {\"label\": \"p\", \"on-pattern\": \"^x.*$\"}]},"
 		  " \"g\": {\"delete-if-found\": true, \"from-start\": true,"
@@ -168,7 +174,7 @@ int main(void)
 {
 	char dir[] = "/tmp/test-watch.XXXXXX";
 
-	plan(46);
+	plan(49);
 	test_parse();
 	test_one_line();
 	if (!mkdtemp(dir) || chdir(dir) < 0) {
