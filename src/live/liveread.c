@@ -104,55 +104,75 @@ static bool is_runtime_name(const char *name)
 	return name[0] != '.' && n > s && !strcmp(name + n - s, LIVEDIR_SUFFIX);
 }
 
-int liveread_dir(const char *dir, struct tp_liverun **runs, size_t *n)
+/* Call @fn for each runtime file of @d that reads as a run (at most
+ * LIVEREAD_FILES names looked at); @fn owns the run it is given. */
+static void each_run(DIR *d, void (*fn)(DIR *d, const char *name, struct tp_liverun *r, void *arg),
+		     void *arg)
 {
-	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t seen = 0;
 
-	*runs = NULL;
-	*n = 0;
-	if (!d)
-		return -1;
 	while ((e = readdir(d)) && seen < LIVEREAD_FILES) {
 		struct tp_liverun r;
 
 		if (!is_runtime_name(e->d_name))
 			continue;
 		seen++;
-		if (read_one(dirfd(d), e->d_name, &r) < 0)
-			continue;
-		*runs = xreallocarray(*runs, *n + 1, sizeof(**runs));
-		(*runs)[(*n)++] = r;
+		if (read_one(dirfd(d), e->d_name, &r) == 0)
+			fn(d, e->d_name, &r, arg);
 	}
+}
+
+struct run_list {
+	struct tp_liverun **runs;
+	size_t *n;
+};
+
+static void keep_run(DIR *d, const char *name, struct tp_liverun *r, void *arg)
+{
+	struct run_list *l = arg;
+
+	(void)d;
+	(void)name;
+	*l->runs = xreallocarray(*l->runs, *l->n + 1, sizeof(**l->runs));
+	(*l->runs)[(*l->n)++] = *r;
+}
+
+int liveread_dir(const char *dir, struct tp_liverun **runs, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct run_list l = { runs, n };
+
+	*runs = NULL;
+	*n = 0;
+	if (!d)
+		return -1;
+	each_run(d, keep_run, &l);
 	closedir(d);
 	return 0;
+}
+
+static void remove_stale(DIR *d, const char *name, struct tp_liverun *r, void *arg)
+{
+	unsigned *removed = arg;
+
+	if (r->stale && unlinkat(dirfd(d), name, 0) == 0)
+		(*removed)++;
+	liveread_free_one(r);
 }
 
 unsigned liveread_sweep(int dfd)
 {
 	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	unsigned seen = 0, removed = 0;
+	unsigned removed = 0;
 
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
 		return 0;
 	}
-	while ((e = readdir(d)) && seen < LIVEREAD_FILES) {
-		struct tp_liverun r;
-
-		if (!is_runtime_name(e->d_name))
-			continue;
-		seen++;
-		if (read_one(dirfd(d), e->d_name, &r) < 0)
-			continue;
-		if (r.stale && unlinkat(dirfd(d), e->d_name, 0) == 0)
-			removed++;
-		liveread_free_one(&r);
-	}
+	each_run(d, remove_stale, &removed);
 	closedir(d);
 	return removed;
 }
