@@ -136,6 +136,7 @@ static void keep_run(DIR *d, const char *name, struct tp_liverun *r, void *arg)
 	(void)name;
 	*l->runs = xreallocarray(*l->runs, *l->n + 1, sizeof(**l->runs));
 	(*l->runs)[(*l->n)++] = *r;
+	memset(r, 0, sizeof(*r));	/* the list owns it now */
 }
 
 int liveread_dir(const char *dir, struct tp_liverun **runs, size_t *n)

@@ -118,10 +118,10 @@ static double interval_max(const char *p, const char **end)
 static bool pattern_too_costly(const char *p)
 {
 	double copies = 1;
-	bool after_repeat = false, repeat;
+	bool after_repeat = false;
 
 	for (; *p; p++) {
-		repeat = *p == '+' || *p == '*' || *p == '?' || *p == '{';
+		bool repeat = *p == '+' || *p == '*' || *p == '?' || *p == '{';
 		if (repeat && after_repeat)
 			return true;
 		if (*p == '+')
@@ -143,7 +143,6 @@ static bool pattern_too_costly(const char *p)
 static int compile_pattern(regex_t *re, const char *pat, const char *label, const char *file,
 			   char *err, size_t errlen)
 {
-	char why[128];
 	int rc;
 
 	if (pattern_too_costly(pat)) {
@@ -154,6 +153,8 @@ static int compile_pattern(regex_t *re, const char *pat, const char *label, cons
 	}
 	rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
 	if (rc != 0) {
+		char why[128];
+
 		regerror(rc, re, why, sizeof(why));
 		snprintf(err, errlen, "%s: event %s: bad pattern: %s", file, label, why);
 		return -1;
