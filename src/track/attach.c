@@ -16,7 +16,7 @@
 #include "basic/xmalloc.h"
 #include "kernel/proc.h"
 #include "kernel/tracer.h"
-#include "track/tracees.h"
+#include "track/ptrace.h"
 #include "track/track.h"
 
 /* Scans before giving up on a tree that keeps changing under us. */

@@ -2,8 +2,8 @@
 /* base.h: the bottom of the tracking backends, under every one of them
  * and above only the table (ptree.h): a tracker made with its ops, the end
  * of a thread told to the sink, wait()'s events drained in bounded turns,
- * and the reaping of tpmon's own children.  The backends (tracees.c,
- * procscan.c, cgmembers.c) and attach.c use it; the launcher (follow.c)
+ * and the reaping of tpmon's own children.  The backends (ptrace.c,
+ * polling.c, track/cgroup.c) and attach.c use it; the launcher (launcher.c)
  * sits above them.  Nothing here names a backend. */
 #ifndef TPMON_TRACK_BASE_H
 #define TPMON_TRACK_BASE_H

@@ -10,12 +10,12 @@
  *   base.c      what every backend builds on (base.h): a tracker made
  *               with its ops, the end of a thread, wait()'s events in
  *               bounded turns, the reaping of tpmon's own children;
- *   tracees.c   the ptrace backend: every process is a tracee; fork,
+ *   ptrace.c   the ptrace backend: every process is a tracee; fork,
  *               clone, exec, seccomp and exit stops (tracees_new());
- *   procscan.c  the /proc-scan backend, for a task that could not be
+ *   polling.c  the /proc-scan backend, for a task that could not be
  *               traced: scans (refresh()) find the processes, wait()
  *               reaps tpmon's own children and adopted orphans;
- *   cgmembers.c the cgroup backend (--tracking=cgroup): the tree is the
+ *   track/cgroup.c the cgroup backend (--tracking=cgroup): the tree is the
  *               processes of the task's cgroup (cgroup.procs at each
  *               refresh()); nothing is traced.  As root, the proc
  *               connector's fork, exec and exit events feed the sink as
@@ -23,9 +23,9 @@
  *   attach.c    --pid: seizes a running tree, then the ptrace backend
  *               follows it (track_attach()); the tree is not tpmon's to
  *               stop;
- *   follow.c    the launcher: starts the task (launch.c) and picks its
+ *   launcher.c    the launcher: starts the task (forkexec.c) and picks its
  *               backend (track_launch()).
- * Beside them: launch.c (fork and exec), nested.c (nested tpmons),
+ * Beside them: forkexec.c (fork and exec), nested.c (nested tpmons),
  * cgrun.c (the run's cgroups, used beside any backend).
  *
  * Adding a backend (for example cgroup v2):
@@ -35,7 +35,7 @@
  *  2. keep the contract below: every process of the tree enters the table
  *     (ptree_add_proc()) and leaves it (track_thread_end()), and the sink
  *     hears of each as it happens;
- *  3. call its constructor from track_launch() (follow.c) or from a new
+ *  3. call its constructor from track_launch() (launcher.c) or from a new
  *     entry point called from run.c; the loop needs no change.
  * Containment, kill and kernel limits used beside another backend (a
  * cgroup around a ptrace-followed task) belong in signal_all() and in the
@@ -175,7 +175,7 @@ struct tp_track_start {
 	bool cgroup_members;
 };
 
-/* follow.c: start the task and follow it with the ptrace backend, the
+/* launcher.c: start the task and follow it with the ptrace backend, the
  * cgroup one (s->cgroup_members), or the /proc-scan one when ptrace is not
  * asked for or is refused.  The root enters the
  * table.  Returns the tracker, or NULL with *status 125, 126 or 127 and a

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* procscan.c: the /proc-scan backend of the tracking seam (track.h) ("poll"
+/* polling.c: the /proc-scan backend of the tracking seam (track.h) ("poll"
  * in the summary and in --tracking), for a task that could not be traced
  * (ptrace refused, or --tracking poll).  The
  * tree is what a /proc scan finds descended from the root, or reparented
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include "kernel/proc.h"
 #include "track/base.h"
-#include "track/procscan.h"
+#include "track/polling.h"
 
 static enum tp_track_drain procscan_drain(struct tp_track *tk, bool (*turn_over)(void *), void *arg)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tracees.c: the ptrace backend of the tracking seam (track.h).  Every
+/* ptrace.c: the ptrace backend of the tracking seam (track.h).  Every
  * process of the tree is a tracee: its fork, vfork and clone events put
  * it in the table before it runs, exec and seccomp stops are told to the
  * sink, and each thread's end is read from its zombie (exact CPU time and
@@ -14,7 +14,7 @@
 #include "kernel/proc.h"
 #include "kernel/tracer.h"
 #include "track/base.h"
-#include "track/tracees.h"
+#include "track/ptrace.h"
 
 struct ptrace_state {
 	pid_t ghosts[64];		/* adopted tids that ended before their

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* launch.h: starting the task: resolve the command, fork, hand the child to
+/* forkexec.h: starting the task: resolve the command, fork, hand the child to
  * the tracer before it runs a single instruction of the task, exec, and
  * report an exec failure through a close-on-exec pipe. */
-#ifndef TPMON_LAUNCH_H
-#define TPMON_LAUNCH_H
+#ifndef TPMON_FORKEXEC_H
+#define TPMON_FORKEXEC_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* tracees.h: the ptrace backend's constructor (tracees.c): every process
+/* ptrace.h: the ptrace backend's constructor (ptrace.c): every process
  * of the tree is a tracee, its events come from wait(). */
-#ifndef TPMON_TRACK_TRACEES_H
-#define TPMON_TRACK_TRACEES_H
+#ifndef TPMON_TRACK_PTRACE_H
+#define TPMON_TRACK_PTRACE_H
 
 #include <sys/types.h>
 #include "track/track.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cgmembers.c: the cgroup backend of the tracking seam (track.h), for
+/* cgroup.c (track): the cgroup backend of the tracking seam (track.h), for
  * --tracking=cgroup.  Nothing is traced and nothing stops: the tree is the
  * set of processes in the task's cgroup and below, whatever their clone
  * flags or parents.  wait() reaps tpmon's own children, the root and the
@@ -27,7 +27,7 @@
 #include "kernel/proc.h"
 #include "kernel/procconn.h"
 #include "track/base.h"
-#include "track/cgmembers.h"
+#include "track/cgroup.h"
 #include "track/cgrun.h"
 
 /* The socket's queue: events wait there between two drains (a sample

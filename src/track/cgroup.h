@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* cgmembers.h: the cgroup backend's constructor (cgmembers.c), for
+/* cgroup.h (track): the cgroup backend's constructor (cgroup.c (track)), for
  * --tracking=cgroup: the tree is the processes of the task's cgroup. */
-#ifndef TPMON_TRACK_CGMEMBERS_H
-#define TPMON_TRACK_CGMEMBERS_H
+#ifndef TPMON_TRACK_CGROUP_H
+#define TPMON_TRACK_CGROUP_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -9,7 +9,7 @@
 #include "track/cgrun.h"
 #include "measure/disk.h"
 #include "basic/messages.h"
-#include "monitor.h"
+#include "program/monitor.h"
 #include "config/options.h"
 #include "basic/outfile.h"
 #include "report/plotcmd.h"

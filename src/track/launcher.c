@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* follow.c: the launcher, on top of the tracking backends.  It starts the
- * task (launch.c) with what the task needs from tpmon (the seccomp filter
+/* launcher.c: the launcher, on top of the tracking backends.  It starts the
+ * task (forkexec.c) with what the task needs from tpmon (the seccomp filter
  * of a traced task, the channel of nested tpmons, the proc connector of
  * the cgroup backend, listening before the fork), then follows it with
- * the backend that the options and the kernel allow: tracees.c when the
- * task is traced, cgmembers.c for --tracking=cgroup, else procscan.c. */
+ * the backend that the options and the kernel allow: ptrace.c when the
+ * task is traced, track/cgroup.c for --tracking=cgroup, else polling.c. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +12,12 @@
 #include <unistd.h>
 #include "kernel/sandbox.h"
 #include "kernel/tracer.h"
-#include "track/cgmembers.h"
+#include "track/cgroup.h"
 #include "track/cgrun.h"
-#include "track/launch.h"
+#include "track/forkexec.h"
 #include "track/nested.h"
-#include "track/procscan.h"
-#include "track/tracees.h"
+#include "track/polling.h"
+#include "track/ptrace.h"
 #include "track/track.h"
 
 /* What a launch sets up before the fork and hands to the tracker after. */

@@ -17,10 +17,10 @@
 #include <time.h>
 #include "basic/clock.h"
 #include "basic/messages.h"
-#include "monitor.h"
+#include "program/monitor.h"
 #include "track/nested.h"
 #include "kernel/proc.h"
-#include "run.h"
+#include "program/run.h"
 #include "measure/sampler.h"
 #include "kernel/sandbox.h"
 

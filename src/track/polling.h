@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* procscan.h: the /proc-scan backend's constructor (procscan.c), for a
+/* polling.h: the /proc-scan backend's constructor (polling.c), for a
  * task that is not traced. */
-#ifndef TPMON_TRACK_PROCSCAN_H
-#define TPMON_TRACK_PROCSCAN_H
+#ifndef TPMON_TRACK_POLLING_H
+#define TPMON_TRACK_POLLING_H
 
 #include <sys/types.h>
 #include "track/track.h"

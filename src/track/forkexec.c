@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* launch.c: fork/exec of the task.  The child blocks on a pipe until the
+/* forkexec.c: fork/exec of the task.  The child blocks on a pipe until the
  * parent has seized it, so the tracer sees the very first exec; the child
  * side calls only async-signal-safe functions. */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "kernel/cgroup.h"
 #include "basic/messages.h"
 #include "track/nested.h"
-#include "track/launch.h"
+#include "track/forkexec.h"
 #include "kernel/tracer.h"
 #include "basic/xmalloc.h"
 

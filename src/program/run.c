@@ -16,7 +16,7 @@
 #include "basic/messages.h"
 #include "kernel/proc.h"
 #include "measure/ratewin.h"
-#include "run.h"
+#include "program/run.h"
 #include "output/summary.h"
 #include "basic/xmalloc.h"
 
