@@ -107,16 +107,9 @@ void enforce_oom(struct tp_enforce *e, double now)
 {
 	const struct tp_limits *l = &e->o->limits;
 	struct tp_summary *rep = e->fig->rep;
-	char buf[512];
-	uint64_t kills = 0, group = 0;
 
 	if (!e->cg || !l->set[TP_RES_MEMORY] || e->o->measure_only ||
-	    rep->exit_type == TP_EXIT_TYPE_LIMITS ||
-	    cgroup_read(e->cg->task, "memory.events", buf, sizeof(buf)) < 0)
-		return;
-	cgroup_parse_key(buf, "oom_kill", &kills);
-	cgroup_parse_key(buf, "oom_group_kill", &group);
-	if (!kills && !group)
+	    rep->exit_type == TP_EXIT_TYPE_LIMITS || cgrun_oom_kills(e->cg) == 0)
 		return;
 	rep->exceeded.set[TP_RES_MEMORY] = true;
 	rep->exceeded.value[TP_RES_MEMORY] = l->value[TP_RES_MEMORY];

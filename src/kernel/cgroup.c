@@ -86,13 +86,33 @@ static const char *field(const char *line, int i)
 	return p;
 }
 
-int cgroup_parse_mount(const char *buf, char *out, size_t size)
+/* Does the comma-separated list @opts (up to a space or the line's end)
+ * hold @name? */
+static bool has_option(const char *opts, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (*opts && *opts != ' ' && *opts != '\n') {
+		size_t len = strcspn(opts, ", \n");
+
+		if (len == n && !strncmp(opts, name, n))
+			return true;
+		opts += len;
+		if (*opts == ',')
+			opts++;
+	}
+	return false;
+}
+
+int cgroup_parse_mount_of(const char *buf, const char *type, const char *option,
+			  char *out, size_t size)
 {
 	const char *p;
+	size_t tlen = strlen(type);
 
 	for (p = buf; *p; p = next_line(p)) {
 		size_t n = line_len(p);
-		const char *root = field(p, 3), *dash, *end = p + n;
+		const char *root = field(p, 3), *dash, *end = p + n, *super;
 
 		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPT...] - TYPE SRC SUPER" */
 		for (dash = p; dash && dash < end; dash = strchr(dash + 1, ' ')) {
@@ -101,7 +121,10 @@ int cgroup_parse_mount(const char *buf, char *out, size_t size)
 		}
 		if (!dash || dash >= end || !root || root >= end)
 			continue;
-		if (strncmp(dash + 3, "cgroup2 ", 8) != 0)
+		if (strncmp(dash + 3, type, tlen) != 0 || dash[3 + tlen] != ' ')
+			continue;
+		super = field(dash + 3, 2);
+		if (option && (!super || super >= end || !has_option(super, option)))
 			continue;
 		/* the hierarchy's own root: paths of /proc/self/cgroup are
 		 * relative to it */
@@ -112,6 +135,11 @@ int cgroup_parse_mount(const char *buf, char *out, size_t size)
 		return 0;
 	}
 	return -1;
+}
+
+int cgroup_parse_mount(const char *buf, char *out, size_t size)
+{
+	return cgroup_parse_mount_of(buf, "cgroup2", NULL, out, size);
 }
 
 static const struct {
@@ -394,20 +422,6 @@ int cgroup_disable(const char *dir, unsigned mask)
 	return subtree(dir, mask, '-');
 }
 
-int cgroup_populated(const char *dir)
-{
-	char buf[256];
-	uint64_t v;
-
-	if (cgroup_read(dir, "cgroup.events", buf, sizeof(buf)) < 0)
-		return -1;
-	if (cgroup_parse_key(buf, "populated", &v) < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	return v != 0;
-}
-
 /* Read single-value file @name into *@v; sets @bit in @known on success. */
 static void read_value(const char *dir, const char *name, uint64_t *v,
 		       unsigned *known, unsigned bit)
@@ -636,10 +650,16 @@ int cgroup_remove(const char *dir, int wait_ms)
 	return access(dir, F_OK) < 0 && errno == ENOENT ? 0 : -1;
 }
 
+/* Add @pid to the walk's members, or only count it (no array: the count
+ * allocates nothing). */
 static void add_member(pid_t pid, void *arg)
 {
 	struct walk *w = arg;
 
+	if (!w->v) {
+		w->n++;
+		return;
+	}
 	if (w->n == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 64;
 		*w->v = xreallocarray(*w->v, w->cap, sizeof(**w->v));
@@ -666,4 +686,30 @@ size_t cgroup_members(const char *dir, pid_t **out)
 	*out = NULL;
 	add_members(dir, &w);
 	return w.n;
+}
+
+int cgroup_populated(const char *dir)
+{
+	char buf[256];
+	uint64_t v;
+
+	if (cgroup_read(dir, "cgroup.events", buf, sizeof(buf)) < 0) {
+		char procs[CG_PATH];
+
+		/* cgroup v1: its members, listed */
+		if (errno != ENOENT || cgroup_join(procs, sizeof(procs), dir, "cgroup.procs") < 0 ||
+		    access(procs, F_OK) < 0)
+			return -1;
+		{
+			struct walk w = { 0, 0, NULL, NULL, 0, 0 };
+
+			add_members(dir, &w);	/* counted: no array */
+			return w.n > 0;
+		}
+	}
+	if (cgroup_parse_key(buf, "populated", &v) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return v != 0;
 }

@@ -58,6 +58,11 @@ int cgroup_parse_self(const char *buf, char *out, size_t size);
  * text (octal escapes undone) into @out.  Returns 0, or -1. */
 int cgroup_parse_mount(const char *buf, char *out, size_t size);
 
+/* The same for the first mount of file system @type ("cgroup2", "cgroup")
+ * whose super options hold @option ("memory"; NULL: any). */
+int cgroup_parse_mount_of(const char *buf, const char *type, const char *option,
+			  char *out, size_t size);
+
 /* A controller list ("cpu io memory pids", a subtree_control) as a mask;
  * unknown names are ignored. */
 unsigned cgroup_parse_controllers(const char *buf);
@@ -101,7 +106,9 @@ int cgroup_enable(const char *dir, unsigned mask);
 /* Take the controllers in @mask away from @dir's children.  0, or -1. */
 int cgroup_disable(const char *dir, unsigned mask);
 
-/* Does @dir or a descendant hold a live process?  1, 0, or -1 (errno). */
+/* Does @dir or a descendant hold a live process?  1, 0, or -1 (errno).
+ * cgroup v2 says it in cgroup.events; a v1 directory's members are
+ * counted. */
 int cgroup_populated(const char *dir);
 
 /* Fill @f from @dir's files.  Figures that cannot be read stay unknown. */

@@ -184,7 +184,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.load_known = proc_read_loadavg(&in.load) == 0;
 	in.machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (r->cg) {
-		cgroup_figures(r->cg->task, &cgf);
+		cgrun_figures(r->cg, &cgf);
 		in.cgroup = &cgf;
 		/* untraced, the sampled I/O misses processes: io.stat counts
 		 * every one that ran in the cgroup */
@@ -349,7 +349,8 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	ts.trap_opens = r->o->inotify;
 	/* where the kernel counts the cgroup's bytes (BPF, root), connect
 	 * and accept need no stop */
-	ts.trap_net = r->net != NULL && !(r->cg && net_use_cgroup(r->net, r->cg->task));
+	ts.trap_net = r->net != NULL &&
+		      !(r->cg && cgrun_v2_task(r->cg) && net_use_cgroup(r->net, cgrun_v2_task(r->cg)));
 	ts.child_mask = &r->old_mask;
 	ts.child_sigpipe = &r->old_sigpipe;
 	ts.child_sigchld = &r->old_sigchld;
@@ -461,7 +462,7 @@ void run_end_cgroup(struct tp_run *r)
 
 	if (!r->cg || !r->tk)
 		return;
-	n = cgroup_members(r->cg->task, &v);
+	n = cgrun_members(r->cg, &v);
 	free(v);
 	if (n > 0) {
 		debug_msg("cgroup: %zu processes left outside the tree: killed", n);

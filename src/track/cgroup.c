@@ -325,7 +325,7 @@ static void members_refresh(struct tp_track *tk)
 	int status;
 
 	members_events(tk, NULL, NULL);
-	n = cgroup_members(tk->cgroup->task, &v);
+	n = cgrun_members(tk->cgroup, &v);
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_pid);
 	gone = members_absent(tk, v, n, &ngone);
@@ -364,7 +364,7 @@ static void members_refresh(struct tp_track *tk)
 static unsigned members_signal_all(struct tp_track *tk, int sig)
 {
 	pid_t *v = NULL;
-	size_t n = cgroup_members(tk->cgroup->task, &v), i;
+	size_t n = cgrun_members(tk->cgroup, &v), i;
 	unsigned sent = 0;
 
 	if (sig == SIGKILL) {

@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* cgrun.h: the cgroups of one run.  Finding a cgroup v2 that tpmon may
- * use, making the run's own cgroups in it, moving tpmon out of the task's
- * way, the guard that kills the task and removes the cgroups if tpmon is
- * SIGKILLed, sweeping what dead tpmons left, and the teardown.
+/* cgrun.h: the cgroups of one run.  Finding cgroups that tpmon may use,
+ * making the run's own cgroups in them, the guard that kills the task and
+ * removes the cgroups if tpmon is SIGKILLed, sweeping what dead tpmons
+ * left, the kernel's figures and limits, and the teardown.  The host's
+ * layout (cgroup v2; v1 controllers with or without the unified v2
+ * hierarchy) is behind cghost.h: callers see only these calls.
  *
- * Layout, under BASE (tpmon's own cgroup when it holds nothing else, else
- * its parent when that already hands the controllers down, else
- * --cgroup=PATH):
+ * On cgroup v2, under BASE (tpmon's own cgroup when it holds nothing
+ * else, else its parent when that already hands the controllers down,
+ * else --cgroup=PATH):
  *
  *   BASE/tpmon-PID-N/            the run
  *   BASE/tpmon-PID-N/monitor     tpmon and its guard (never limited)
  *   BASE/tpmon-PID-N/task        the task's limits and figures
  *   BASE/tpmon-PID-N/task/main   where the task starts (a tpmon inside
  *                                the task makes its run beside it)
+ *
+ * On cgroup v1 (and hybrid) hosts, as root: ORIGIN/tpmon-PID-N/task in
+ * each v1 hierarchy used (memory, pids, cpuacct, freezer) and in the
+ * unified v2 one where mounted, ORIGIN being tpmon's own cgroup there;
+ * tpmon stays in ORIGIN (v1 and a controller-less v2 let a cgroup hold
+ * processes and children both), the task starts in the task cgroups.
  */
 #ifndef TPMON_CGRUN_H
 #define TPMON_CGRUN_H
@@ -21,10 +29,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "kernel/cgroup.h"
+#include "kernel/cgroup_v1.h"
 
 #define TP_CGRUN_PATH 4096
 
+struct tp_cg_host;
+
 struct tp_cgrun {
+	const struct tp_cg_host *host;	/* the layout's calls (cghost.h) */
+	char layout[160];		/* the layout in words, for tracking_reason */
+	const char *name;		/* the task's cgroup as the kernel names it */
+	const char *procs;		/* the directory whose members are the task */
+	const char *leaves[TP_CG1__COUNT + 2];	/* where the task starts, NULL-ended */
+	/* cgroup v2 (the unified hierarchy on a hybrid host; "" on pure v1) */
 	char mount[TP_CGRUN_PATH];	/* the cgroup2 mount point */
 	char origin[TP_CGRUN_PATH];	/* tpmon's cgroup when it started */
 	char base[TP_CGRUN_PATH];	/* where the run is made */
@@ -36,13 +54,19 @@ struct tp_cgrun {
 	unsigned base_added;		/* TP_CG_* tpmon enabled in BASE */
 	bool kill_file;			/* cgroup.kill exists (5.14) */
 	int guard_fd;			/* closing it wakes the guard; -1 none */
+	/* cgroup v1 (by enum tp_cg1; "" where not used) */
+	char v1_origin[TP_CG1__COUNT][TP_CGRUN_PATH];
+	char v1_run[TP_CG1__COUNT][TP_CGRUN_PATH];
+	char v1_task[TP_CG1__COUNT][TP_CGRUN_PATH];
 };
 
-/* Find a cgroup v2 that tpmon may use and make the run's cgroups there;
- * tpmon moves itself into the monitor leaf.  @path: --cgroup=PATH, or NULL
- * for auto.  Nothing is created unless a candidate is writable and offers
- * the memory and pids controllers.  Returns an owned run, or NULL with a
- * one-line reason in @why (what is missing). */
+/* Find cgroups that tpmon may use and make the run's cgroups there: a
+ * cgroup v2 (tpmon moves itself into the monitor leaf), else, with no
+ * --cgroup=PATH, the v1 controllers.  @path: --cgroup=PATH (cgroup v2),
+ * or NULL for auto.  Nothing is created unless a candidate is writable
+ * and offers the memory and pids controllers.  Returns an owned run, or
+ * NULL with a one-line reason in @why (what is missing).  This is the one
+ * place that decides where the run's cgroups come from. */
 struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize);
 
 /* Start the guard: a process in the monitor leaf, in a session of its own,
@@ -66,6 +90,23 @@ int cgrun_kill(const struct tp_cgrun *c, int wait_ms);
 
 /* The task's cgroup as the kernel names it ("/tpmon-12-3/task"). */
 const char *cgrun_name(const struct tp_cgrun *c);
+
+/* The layout in words ("cgroup v1 controllers with the unified v2
+ * hierarchy"), borrowed. */
+const char *cgrun_layout(const struct tp_cgrun *c);
+
+/* The task's cgroup in a cgroup v2 hierarchy (for cgroup_skb BPF and
+ * cgroup ids), or NULL where there is none (pure v1). */
+const char *cgrun_v2_task(const struct tp_cgrun *c);
+
+/* The kernel's figures of the task's cgroups (unknown ones flagged). */
+void cgrun_figures(const struct tp_cgrun *c, struct tp_cg_figures *f);
+
+/* The processes of the task's cgroups, as an owned array (free it). */
+size_t cgrun_members(const struct tp_cgrun *c, pid_t **out);
+
+/* The kernel's OOM kills in the task's cgroups so far. */
+uint64_t cgrun_oom_kills(const struct tp_cgrun *c);
 
 /* Kill what is left of the task, stop the guard, move tpmon back where
  * it started, remove the run's cgroups and free @c.  NULL is ignored. */

@@ -207,6 +207,18 @@ static void reap_dead_child(pid_t pid)
 	}
 }
 
+/* Move @pid into each cgroup of @leaves (NULL-ended; NULL: none), one per
+ * hierarchy.  0, or -1 after a message. */
+static int enter_leaves(const char *const *leaves, pid_t pid)
+{
+	for (; leaves && *leaves; leaves++)
+		if (cgroup_enter(*leaves, pid) < 0) {
+			perror_msg("cannot move the task into %s", *leaves);
+			return -1;
+		}
+	return 0;
+}
+
 pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 {
 	int go[2], er[2], err;
@@ -234,8 +246,7 @@ pid_t launch_start(const struct tp_launch_opts *o, bool *traced, int *status)
 	close(er[1]);
 	/* into its cgroup before it runs a single instruction of the task:
 	 * whatever it starts is born there */
-	if (o->cgroup_leaf && cgroup_enter(o->cgroup_leaf, pid) < 0) {
-		perror_msg("cannot move the task into %s", o->cgroup_leaf);
+	if (enter_leaves(o->cgroup_leaves, pid) < 0) {
 		close(go[1]);		/* the child sees EOF and exits */
 		close(er[0]);
 		reap_dead_child(pid);

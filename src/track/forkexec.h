@@ -27,7 +27,9 @@ struct tp_launch_opts {
 	bool filter_needs_nnp;		/* set no_new_privs before the filter */
 	char **traced_env;		/* traced: its environment (NULL: ours) */
 	int untraced_close;		/* untraced: a descriptor to close, or -1 */
-	const char *cgroup_leaf;	/* the task starts in this cgroup, or NULL */
+	/* the task starts in these cgroups (one per hierarchy, NULL-ended),
+	 * or NULL */
+	const char *const *cgroup_leaves;
 	int nest_chan;			/* if ptrace is refused: an enclosing */
 	bool *nest_registered;		/* tpmon to register the child with */
 };

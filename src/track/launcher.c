@@ -48,7 +48,7 @@ static void launch_setup(const struct tp_track_start *s, const char *path, struc
 	so->restore_nice = s->restore_nice;
 	so->child_nice = s->child_nice;
 	so->trace = s->ptrace;
-	so->cgroup_leaf = s->cgroup ? s->cgroup->leaf : NULL;
+	so->cgroup_leaves = s->cgroup ? s->cgroup->leaves : NULL;
 	if (so->trace) {
 		/* no process may leave the tree (a cgroup holds it if any) */
 		l->filter = sandbox_task_filter(s->trap_opens, s->trap_net, s->cgroup != NULL);

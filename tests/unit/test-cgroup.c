@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test-cgroup.c: unit tests of cgroup.c: the parsers of the cgroup v2
- * interface files on real and hostile text, and the readers on a plain
- * directory that holds files of the same names (no cgroup is touched). */
+/* test-cgroup.c: unit tests of cgroup.c and cgroup_v1.c: the parsers of
+ * the cgroup v2 and v1 interface files on real and hostile text, and the
+ * readers on a plain directory that holds files of the same names (no
+ * cgroup is touched). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "kernel/cgroup.h"
+#include "kernel/cgroup_v1.h"
 #include "tap.h"
 
 static void test_self(void)
@@ -215,9 +217,84 @@ static void test_remove(void)
 	rmdir(dir);
 }
 
+/* cgroup v1: which hierarchy holds a controller, mounted where */
+static void test_v1_parse(void)
+{
+	char out[128];
+	const char *self = "9:name=systemd:/\n8:pids:/p\n2:cpu,cpuacct:/c/d\n"
+			   "4:memory:/process_api/x\n0::/\n";
+	const char *mounts =
+		"31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"34 30 0:31 /sub /mnt/memsub rw - cgroup cgroup rw,memory\n"
+		"35 30 0:31 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+		"40 30 0:37 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n";
+
+	ok(cgroup_v1_parse_self(self, "memory", out, sizeof(out)) == 0 &&
+	   !strcmp(out, "/process_api/x"), "v1: memory's line");
+	ok(cgroup_v1_parse_self(self, "cpuacct", out, sizeof(out)) == 0 &&
+	   !strcmp(out, "/c/d"), "v1: a controller mounted with another");
+	ok(cgroup_v1_parse_self("2:cpuacct:/a\n", "cpu", out, sizeof(out)) < 0,
+	   "v1: cpu is not cpuacct");
+	ok(cgroup_v1_parse_self(self, "freezer", out, sizeof(out)) < 0 &&
+	   cgroup_v1_parse_self("0::/x\n", "memory", out, sizeof(out)) < 0,
+	   "v1: none for a controller not listed, nor from the v2 line");
+	ok(cgroup_v1_parse_self("4:memory:relative\n", "memory", out, sizeof(out)) < 0 &&
+	   cgroup_v1_parse_self("4:memory:/x", "memory", out, 2) < 0,
+	   "v1: not absolute, or too long: refused");
+	ok(cgroup_parse_mount_of(mounts, "cgroup", "memory", out, sizeof(out)) == 0 &&
+	   !strcmp(out, "/sys/fs/cgroup/memory"), "v1 mount: the hierarchy's root, not a bind below");
+	ok(cgroup_parse_mount_of(mounts, "cgroup", "cpuacct", out, sizeof(out)) == 0 &&
+	   !strcmp(out, "/sys/fs/cgroup/cpu,cpuacct"), "v1 mount: co-mounted controllers");
+	ok(cgroup_parse_mount_of(mounts, "cgroup", "pids", out, sizeof(out)) < 0 &&
+	   cgroup_parse_mount_of(mounts, "cgroup", "cpuac", out, sizeof(out)) < 0,
+	   "v1 mount: none for a controller not mounted or a prefix of one");
+}
+
+/* cgroup_v1_figures() on plain directories holding v1 files */
+static void test_v1_figures(void)
+{
+	char dirs[TP_CG1__COUNT][4096];
+	char tmpl[] = "/tmp/test-cgroup-v1-XXXXXX";
+	struct tp_cg_figures f;
+	const char *d = mkdtemp(tmpl);
+
+	memset(dirs, 0, sizeof(dirs));
+	if (!d) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(dirs[TP_CG1_MEMORY], sizeof(dirs[0]), "%s", d);
+	snprintf(dirs[TP_CG1_CPUACCT], sizeof(dirs[0]), "%s", d);
+	put(d, "memory.usage_in_bytes", "4096\n");
+	put(d, "memory.max_usage_in_bytes", "104857600\n");
+	put(d, "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
+	put(d, "memory.failcnt", "17\n");
+	put(d, "cpuacct.usage", "3000000000\n");
+	put(d, "cpuacct.usage_user", "2000000000\n");
+	put(d, "cpuacct.usage_sys", "1000000000\n");
+	memset(&f, 0, sizeof(f));
+	cgroup_v1_figures(dirs, &f);
+	ok(f.mem_peak == 104857600 && f.mem_current == 4096 &&
+	   (f.known & (TP_CGF_MEM_PEAK | TP_CGF_MEM_CURRENT)) == (TP_CGF_MEM_PEAK | TP_CGF_MEM_CURRENT),
+	   "v1 figures: memory peak and current");
+	ok(f.oom_kill == 2 && f.mem_max_events == 17 && (f.known & TP_CGF_MEM_EVENTS),
+	   "v1 figures: oom_kill and failcnt");
+	ok(f.usage_usec == 3000000 && f.user_usec == 2000000 && f.system_usec == 1000000 &&
+	   (f.known & TP_CGF_CPU), "v1 figures: cpuacct in microseconds");
+	ok(!(f.known & (TP_CGF_PIDS | TP_CGF_PIDS_PEAK | TP_CGF_IO)),
+	   "v1 figures: no pids hierarchy, no peak, no block I/O: unknown");
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d);
+		if (system(cmd) != 0)
+			diag("could not remove %s", d);
+	}
+}
+
 int main(void)
 {
-	plan(54);
+	plan(66);
 	test_self();
 	test_mount();
 	test_controllers();
@@ -226,5 +303,7 @@ int main(void)
 	test_io();
 	test_readers();
 	test_remove();
+	test_v1_parse();
+	test_v1_figures();
 	return done();
 }

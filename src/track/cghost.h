@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* cghost.h: the seam between a run's cgroups (cgrun.c) and the host's
+ * cgroup layout, private to them.  One implementation per layout:
+ *   cgrun_v2.c  a cgroup v2 with the memory and pids controllers (pure v2,
+ *               or a delegated v2 cgroup);
+ *   cgrun_v1.c  the v1 controllers (memory, pids, cpuacct, freezer), with
+ *               the unified v2 hierarchy wherever one is mounted (hybrid)
+ *               or without it (pure v1).
+ * cgrun_open() tries them in order (hosts[] of cgrun.c).  teardown() and
+ * kill() run in the guard after fork(): system calls only, no allocation. */
+#ifndef TPMON_CGHOST_H
+#define TPMON_CGHOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "kernel/cgroup.h"
+#include "basic/compat.h"
+#include "track/cgrun.h"
+
+struct tp_cg_host {
+	const char *name;		/* "cgroup v2", "cgroup v1" */
+	/* find where tpmon may make its run and make it (c->name, c->procs,
+	 * c->leaves, c->layout set).  0, or -1 with a one-line @why; the
+	 * caller then calls teardown() on what was made */
+	int (*open)(struct tp_cgrun *c, const char *path, char *why, size_t size);
+	/* kill the task, remove every cgroup of the run, tpmon back where
+	 * it started (@self: the caller, tpmon or its guard) */
+	void (*teardown)(const struct tp_cgrun *c, pid_t self);
+	/* kill everything in the task's cgroups, waiting up to @wait_ms */
+	int (*kill)(const struct tp_cgrun *c, int wait_ms);
+	/* the kernel-held limits (TP_CG_MAX: none).  0, or -1 (warned) */
+	int (*limit)(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids);
+	/* the task's figures, unknown ones with their bit clear */
+	void (*figures)(const struct tp_cgrun *c, struct tp_cg_figures *f);
+};
+
+extern const struct tp_cg_host cgrun_v2_host, cgrun_v1_host;
+
+enum { TP_CG_KILL_WAIT_MS = 5000, TP_CG_REMOVE_WAIT_MS = 2000 };
+
+/* The whole of a text file (/proc/self/cgroup, mountinfo), malloc'd, or
+ * NULL. */
+char *cgrun_read_text(const char *path);
+
+/* Format a reason into @why; returns -1 for the caller to return. */
+int cgrun_why(char *why, size_t size, const char *fmt, ...) ATTR_FORMAT(3, 4);
+
+/* "tpmon-PID-N": the run's directory name, into @out. */
+void cgrun_run_name(char *out, size_t size);
+
+/* Write @v to @dir/@file, warning when it fails.  0, or -1. */
+int cgrun_set(const char *dir, const char *file, uint64_t v);
+
+/* The memory limit the kernel holds: @mem_bytes less TP_CG_MEM_HEADROOM
+ * (pages a dying task may charge past it), for limits big enough. */
+uint64_t cgrun_mem_limit(uint64_t mem_bytes);
+
+#endif
