@@ -121,16 +121,19 @@ static void usage_limits(void)
 "      --measure-dir=DIR             measure the disk footprint of DIR (repeatable;\n"
 "                                    default: the directory the task starts in)\n"
 "      --without-disk-footprint      do not measure disk use\n"
-"      --tracking=ptrace|cgroup|poll\n"
-"                                    follow the tree with ptrace events (default),\n"
-"                                    or with no ptrace at all: as the processes of\n"
-"                                    its cgroup (needs one, see --cgroup), or by\n"
-"                                    polling /proc (both run gdb, strace, sanitizers\n"
-"                                    and setuid programs as they run bare)\n"
-"      --cgroup=auto|no|PATH         contain, measure and limit the task in a cgroup\n"
-"                                    v2 of its own, made in a delegated cgroup found\n"
-"                                    by itself (auto, the default), never (no), or\n"
-"                                    in PATH\n"
+"      --tracking=auto|ptrace|cgroup|poll\n"
+"                                    follow the tree as the processes of its cgroup\n"
+"                                    (no ptrace, no stops: gdb, strace, sanitizers\n"
+"                                    and setuid programs run as they run bare; needs\n"
+"                                    a cgroup, see --cgroup), with ptrace events, or\n"
+"                                    by polling /proc; auto (the default): cgroup\n"
+"                                    where tpmon can have one, else ptrace (the\n"
+"                                    summary's tracking_reason says why)\n"
+"      --cgroup=auto|no|PATH         contain, measure and limit the task in cgroups\n"
+"                                    of its own: cgroup v2 (in a delegated cgroup),\n"
+"                                    or v1 and hybrid hosts as root; found by itself\n"
+"                                    (auto, the default), never (no), or in the v2\n"
+"                                    cgroup PATH\n"
 "Limits:\n"
 "  -L, --limits=FILE|'RES: VALUE, ...'  limits from a JSON file or text (repeatable)\n"
 "  -l, --limits-file=FILE            limits file, one 'RES: VALUE' per line\n"
@@ -256,6 +259,25 @@ static int parse_choice(const char *name, const char *arg, const char *first,
 	return -1;
 }
 
+/* --tracking=auto|ptrace|poll|cgroup */
+static int parse_tracking(struct tp_options *o, const char *arg)
+{
+	static const char *const names[] = {
+		[TP_TRACK_AUTO] = "auto", [TP_TRACK_PTRACE] = "ptrace",
+		[TP_TRACK_POLL] = "poll", [TP_TRACK_CGROUP] = "cgroup",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i] && !strcmp(arg, names[i])) {
+			o->tracking = (enum tp_tracking)i;
+			o->tracking_forced = i != TP_TRACK_AUTO;
+			return 0;
+		}
+	error_msg("--tracking: %s: expected auto, ptrace, poll or cgroup", arg);
+	return -1;
+}
+
 /* --cgroup=auto|no|PATH (an absolute path: in the cgroup file system, or
  * as /proc/self/cgroup names it). */
 static int parse_cgroup(struct tp_options *o, const char *arg)
@@ -343,11 +365,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_TRACE: o->trace = true; break;
 	case OPT_QUIET: o->quiet = true; break;
 	case OPT_TRACKING:
-		if (!strcmp(arg, "cgroup")) {
-			o->tracking = TP_TRACK_CGROUP;
-			return 0;
-		}
-		return parse_choice(name, arg, "ptrace", "poll", (int *)&o->tracking);
+		return parse_tracking(o, arg);
 	case OPT_CGROUP:
 		return parse_cgroup(o, arg);
 	case OPT_EXIT_CODES:
@@ -383,7 +401,7 @@ static void set_defaults(struct tp_options *o)
 	o->kill_grace = 1.0;
 	o->pprint = true;
 	o->disk = true;
-	o->tracking = TP_TRACK_PTRACE;
+	o->tracking = TP_TRACK_AUTO;
 	o->exit_codes = TP_CODES_TASK;
 	o->live = true;
 }
@@ -417,12 +435,13 @@ static int finish_pid(struct tp_options *o, int argc)
 		error_msg("--pid: a command cannot be given too");
 		return -1;
 	}
-	if (o->inotify || o->tracking != TP_TRACK_PTRACE) {
+	if (o->inotify || o->tracking_forced) {
 		error_msg("--pid: %s needs a task started by tpmon",
-			  o->inotify ? "--with-inotify" : o->tracking == TP_TRACK_POLL ?
-			  "--tracking=poll" : "--tracking=cgroup");
+			  o->inotify ? "--with-inotify" : "--tracking");
 		return -1;
 	}
+	o->tracking = TP_TRACK_ATTACH;
+	o->tracking_reason = "--pid: a running tree, traced from the attach on";
 	o->argv = xcalloc(1, sizeof(char *));
 	o->command = xasprintf("# following pid %d with --pid", (int)o->pid);
 	if (!o->template)

@@ -8,8 +8,18 @@
 #include <sys/types.h>
 #include "config/limitset.h"
 
-/* (values 0 and 1 in the order --tracking and --exit-codes name them) */
-enum tp_tracking { TP_TRACK_PTRACE = 0, TP_TRACK_POLL = 1, TP_TRACK_CGROUP = 2 };
+/* The tracking mode: how the tree is followed.  The one type for it: the
+ * option (--tracking; AUTO until main() resolves it), the backend that
+ * follows the tree (tp_track_ops.kind), the summary and the figures'
+ * quality.  ATTACH is the ptrace backend on a tree found running (--pid). */
+enum tp_tracking {
+	TP_TRACK_AUTO,		/* the best this host and user allow (default) */
+	TP_TRACK_PTRACE,	/* ptrace events from each birth */
+	TP_TRACK_POLL,		/* /proc scans at each sample */
+	TP_TRACK_CGROUP,	/* the processes of the task's cgroup, no stops */
+	TP_TRACK_ATTACH,	/* --pid: ptrace from the attach on */
+};
+/* (values 0 and 1 in the order --exit-codes names them) */
 /* --cgroup: find one (default), none, or the one named */
 enum tp_cgroup_mode { TP_CGROUP_AUTO, TP_CGROUP_NO, TP_CGROUP_PATH };
 enum tp_exit_codes { TP_CODES_TASK = 0, TP_CODES_CCTOOLS = 1 };
@@ -39,7 +49,10 @@ struct tp_options {
 	bool process_records;		/* TEMPLATE.processes */
 	bool trace;			/* TEMPLATE.trace.json */
 	bool quiet;			/* no summary on a terminal */
-	enum tp_tracking tracking;
+	enum tp_tracking tracking;	/* main() resolves AUTO before the run */
+	bool tracking_forced;		/* --tracking= given */
+	const char *tracking_reason;	/* why this mode, in words (main()'s,
+					 * borrowed), or NULL */
 	enum tp_cgroup_mode cgroup;
 	const char *cgroup_path;	/* --cgroup=PATH, else NULL */
 	enum tp_exit_codes exit_codes;

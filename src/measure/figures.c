@@ -268,7 +268,7 @@ static void cap_by_pids_peak(struct tp_summary *rep, const struct tp_fill *in)
 {
 	const struct tp_cg_figures *cg = in->cgroup;
 
-	if (!in->tracking_cgroup || !cg || !(cg->known & TP_CGF_PIDS_PEAK) || !cg->pids_peak)
+	if (in->tracking != TP_TRACK_CGROUP || !cg || !(cg->known & TP_CGF_PIDS_PEAK) || !cg->pids_peak)
 		return;
 	if (rep->known[TP_RES_MAX_CONCURRENT_PROCESSES] &&
 	    rep->value[TP_RES_MAX_CONCURRENT_PROCESSES] > (double)cg->pids_peak) {
@@ -285,9 +285,7 @@ static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool 
 	struct tp_quality_in q;
 	const struct tp_cg_figures *cg = in->cgroup;
 
-	q.tracked = in->tracking_cgroup ? TP_TRACKED_CGROUP :
-		    !in->tracking_ptrace ? TP_TRACKED_POLL :
-		    in->tracking_attach ? TP_TRACKED_ATTACH : TP_TRACKED_PTRACE;
+	q.tracked = in->tracking;
 	q.counts_partial = in->processes_partial;
 	q.outer_whole = outer_whole;
 	q.cgroup_cpu = cg && (cg->known & TP_CGF_CPU);
@@ -304,7 +302,8 @@ static void fill_threads(struct tp_figures *f, const struct tp_fill *in)
 	struct tp_summary *rep = f->rep;
 	unsigned v = in->max_threads;
 
-	if (!in->tracking_ptrace && f->threads_sampled > v)
+	if (in->tracking != TP_TRACK_PTRACE && in->tracking != TP_TRACK_ATTACH &&
+	    f->threads_sampled > v)
 		v = f->threads_sampled;
 	rep->max_threads = v;
 	rep->threads_known = v > 0;
@@ -401,8 +400,9 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 		fill_gpu(f, in->gpu, t);
 	rep->machine_cpus = in->machine_cpus;
 	utilization_figures(&f->usage, t, cpu, &rep->usage);
-	rep->tracking_ptrace = in->tracking_ptrace;
-	rep->tracking_cgroup = in->tracking_cgroup;
+	rep->tracking = in->tracking;
+	rep->tracking_name = in->tracking_name;
+	rep->tracking_reason = in->tracking_reason;
 	rep->processes_partial = in->processes_partial;
 	fill_threads(f, in);
 	fill_quality(rep, in, nt && final && nt->whole);

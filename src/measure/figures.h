@@ -64,8 +64,9 @@ struct tp_summary {
 	pid_t violator_pid;
 	char violator_cmd[256];
 	unsigned leftover;		/* processes alive when the main one ended */
-	bool tracking_ptrace;
-	bool tracking_cgroup;		/* --tracking=cgroup */
+	enum tp_tracking tracking;	/* how the tree was followed */
+	const char *tracking_name;	/* the backend's name (static), or NULL */
+	const char *tracking_reason;	/* why that mode, in words (borrowed), or NULL */
 	bool processes_partial;		/* with it: the process counts are lower
 					 * bounds (no proc connector, events lost) */
 	bool lower[TP_FIG__COUNT];	/* the figures that are lower bounds
@@ -149,8 +150,9 @@ struct tp_fill {
 	bool load_known;
 	double load;
 	long machine_cpus;
-	bool tracking_ptrace, tracking_cgroup;
-	bool tracking_attach;		/* --pid (with tracking_ptrace) */
+	enum tp_tracking tracking;	/* ATTACH for --pid */
+	const char *tracking_name;	/* the backend's (tp_track_ops.name) */
+	const char *tracking_reason;	/* borrowed, or NULL */
 	bool processes_partial;		/* the tracker's counts are lower bounds */
 	bool net_exact;			/* net_bytes_exact(): no socket missed */
 	unsigned max_threads;		/* the table's peak of live threads */

@@ -55,10 +55,10 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	static const int disk[] = { TP_RES_DISK, TP_RES_TOTAL_FILES };
 	/* every process and thread is seen at its birth and at its end,
 	 * with its final figures (CPU time, I/O, peak RSS, threads) */
-	bool ends_seen = in->tracked == TP_TRACKED_PTRACE || in->tracked == TP_TRACKED_ATTACH;
+	bool ends_seen = in->tracked == TP_TRACK_PTRACE || in->tracked == TP_TRACK_ATTACH;
 	/* every process is in the table while it lives (the proc
 	 * connector's events, as root), though its end's figures are not */
-	bool births_seen = (ends_seen || in->tracked == TP_TRACKED_CGROUP) && !in->counts_partial;
+	bool births_seen = (ends_seen || in->tracked == TP_TRACK_CGROUP) && !in->counts_partial;
 	int f;
 
 	for (f = 0; f < TP_FIG__COUNT; f++)

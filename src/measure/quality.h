@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include "basic/resources.h"
+#include "config/options.h"
 
 /* The figures that can be lower bounds: the resources (enum tp_res, the
  * same numbers), then the summary's other figures. */
@@ -29,17 +30,9 @@ enum tp_fig {
 	TP_FIG__COUNT
 };
 
-/* How the tree was followed. */
-enum tp_tracked {
-	TP_TRACKED_PTRACE,	/* started by tpmon, traced from its birth */
-	TP_TRACKED_ATTACH,	/* --pid: traced from the attach on */
-	TP_TRACKED_POLL,	/* /proc scans at each sample */
-	TP_TRACKED_CGROUP,	/* --tracking=cgroup: the cgroup's members */
-};
-
 /* What the run knows of its own measurement. */
 struct tp_quality_in {
-	enum tp_tracked tracked;
+	enum tp_tracking tracked;	/* how the tree was followed (options.h) */
 	/* the tracker may have missed processes it could not see born
 	 * (--tracking=cgroup without the proc connector, or events lost;
 	 * --pid on a tree that kept forking through the attach's scans) */

@@ -252,7 +252,8 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 			    measure(r->gpu_time, "s", 3) : json_null());
 	/* counted from schedstat at exit stops: unknown when polling,
 	 * unless an enclosing tpmon counted them */
-	json_object_set_new(root, "context_switches", r->tracking_ptrace || r->ctxsw_known ?
+	json_object_set_new(root, "context_switches", r->tracking == TP_TRACK_PTRACE || r->tracking == TP_TRACK_ATTACH ||
+			    r->ctxsw_known ?
 			    measure((double)r->acct.ctxsw, "switches", 0) : json_null());
 	json_object_set_new(root, "machine_cpus", measure((double)r->machine_cpus, "cores", 0));
 	json_object_set_new(root, "machine_load", r->load_known ?
@@ -260,12 +261,15 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	json_object_set_new(root, "leftover_processes", measure(r->leftover, "procs", 0));
 	add_io(root, &r->acct);
 	json_object_set_new(root, "peak_times", peak_times(r));
-	json_object_set_new(root, "tracking", json_string(r->tracking_cgroup ? "cgroup" :
-							 r->tracking_ptrace ? "ptrace" : "poll"));
+	/* the backend's name, and why this mode was taken */
+	json_object_set_new(root, "tracking", r->tracking_name ? json_string(r->tracking_name) :
+			    json_null());
+	json_object_set_new(root, "tracking_reason", r->tracking_reason ?
+			    json_string(r->tracking_reason) : json_null());
 	json_object_set_new(root, "cgroup", r->cgroup ? json_string(r->cgroup) : json_null());
 	/* --tracking=cgroup: whether total_processes and
 	 * max_concurrent_processes are lower bounds (false: exact) */
-	if (r->tracking_cgroup)
+	if (r->tracking == TP_TRACK_CGROUP)
 		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
 	/* last of the figures: the names of those that are lower bounds */
 	json_object_set_new(root, "lower_bounds", lower_bounds(root, r));
@@ -292,7 +296,7 @@ bool summary_field_reserved(const char *key)
 		"cores_avg", "memory_pss", "gpu_cores", "gpu_cores_avg", "gpu_time", "bytes_received", "bytes_sent", "bandwidth",
 		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
 		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
-		"peak_times", "tracking", "cgroup", "processes_partial", "memory_cgroup", "partial", "disk_partial", "snapshots",
+		"peak_times", "tracking", "tracking_reason", "cgroup", "processes_partial", "memory_cgroup", "partial", "disk_partial", "snapshots",
 		"limits", "stopped_at",
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",

@@ -188,12 +188,12 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 		in.cgroup = &cgf;
 		/* untraced, the sampled I/O misses processes: io.stat counts
 		 * every one that ran in the cgroup */
-		in.cgroup_io = r->tk->ops->kind != TP_TRACK_PTRACE;
+		in.cgroup_io = !r->tk->ops->exact_ends;
 	}
 	in.max_threads = r->tree.max_threads;
-	in.tracking_attach = r->o->pid != 0;
-	in.tracking_ptrace = r->tk->ops->kind == TP_TRACK_PTRACE;
-	in.tracking_cgroup = r->tk->ops->kind == TP_TRACK_CGROUP;
+	in.tracking = r->o->pid ? TP_TRACK_ATTACH : r->tk->ops->kind;
+	in.tracking_name = r->tk->ops->name;
+	in.tracking_reason = r->o->tracking_reason;
 	in.processes_partial = r->tk->counts_partial;
 	figures_fill(&r->fig, &in, t, final);
 }
@@ -343,7 +343,7 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 
 	memset(&ts, 0, sizeof(ts));
 	ts.argv = r->o->argv;
-	ts.ptrace = r->o->tracking == TP_TRACK_PTRACE;
+	ts.ptrace = r->o->tracking == TP_TRACK_PTRACE;	/* resolved by main() */
 	/* exec events name each process for its record and trace span */
 	ts.exec_events = r->o->inotify || fanout_wanted(r->o);
 	ts.trap_opens = r->o->inotify;

@@ -118,34 +118,64 @@ static int check_verbatim(const struct tp_options *o)
 	return 0;
 }
 
-/* The run's cgroups (see cgrun.h), or NULL to work without.  Refuses
- * (*status set) when --tracking=cgroup or --cgroup=PATH asked for one that
- * cannot be had, before the task runs. */
-static struct tp_cgrun *open_cgroup(const struct tp_options *o, int *status)
+/* --tracking=auto resolved, and the reason in words into @reason: the
+ * cgroup mode where tpmon has cgroups of its own (@c) and nothing asks for
+ * ptrace, else ptrace.  A forced mode is kept. */
+static void choose_tracking(struct tp_options *o, const struct tp_cgrun *c, const char *why,
+			    char *reason, size_t size)
 {
-	struct tp_cgrun *c;
+	char who[64];
+
+	if (getuid() == 0)
+		snprintf(who, sizeof(who), "as root");
+	else
+		snprintf(who, sizeof(who), "as uid %d", (int)getuid());
+	if (o->tracking_forced)
+		snprintf(reason, size, "--tracking given%s%s", c ? ", in " : "",
+			 c ? cgrun_layout(c) : "");
+	else if (c && o->inotify)
+		snprintf(reason, size, "--with-inotify needs ptrace (%s, %s, contain the tree)",
+			 cgrun_layout(c), who);
+	else if (c)
+		snprintf(reason, size, "%s, %s", cgrun_layout(c), who);
+	else
+		snprintf(reason, size, "no cgroup of its own, %s: %s", who, why);
+	if (o->tracking == TP_TRACK_AUTO)
+		o->tracking = c && !o->inotify ? TP_TRACK_CGROUP : TP_TRACK_PTRACE;
+	o->tracking_reason = reason;
+}
+
+/* The run's cgroups (see cgrun.h), or NULL to work without, and the
+ * tracking mode (choose_tracking()).  Refuses (*status set) when
+ * --tracking=cgroup or --cgroup=PATH asked for one that cannot be had,
+ * before the task runs. */
+static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *reason,
+				    size_t size)
+{
+	struct tp_cgrun *c = NULL;
 	const char *hint;
-	char why[512];
+	char why[1024] = "--cgroup=no";
 
 	*status = 0;
-	if (o->cgroup == TP_CGROUP_NO || o->pid)
-		return NULL;
-	c = cgrun_open(o->cgroup_path, why, sizeof(why));
-	if (c) {
+	if (o->pid)
+		return NULL;	/* TP_TRACK_ATTACH, from the options */
+	if (o->cgroup != TP_CGROUP_NO)
+		c = cgrun_open(o->cgroup_path, why, sizeof(why));
+	if (c)
 		cgrun_guard(c);
-		return c;
-	}
-	if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
+	else if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
 		error_msg("%s: no usable cgroup: %s", o->tracking == TP_TRACK_CGROUP ?
 			  "--tracking=cgroup" : "--cgroup", why);
 		*status = TP_STATUS_FAILURE;
 		return NULL;
 	}
-	debug_msg("cgroup: none (%s)", why);
-	hint = cgrun_hint();
+	choose_tracking(o, c, why, reason, size);
+	debug_msg("tracking: %s (%s)", o->tracking == TP_TRACK_CGROUP ? "cgroup" :
+		  o->tracking == TP_TRACK_POLL ? "poll" : "ptrace", reason);
+	hint = c || o->cgroup == TP_CGROUP_NO ? NULL : cgrun_hint();
 	if (hint)
 		warn_msg("note: no cgroup of its own (%s); for one: %s", why, hint);
-	return NULL;
+	return c;
 }
 
 /* Subcommands, chosen by argv[1]; anything else is a command to monitor. */
@@ -176,6 +206,7 @@ int main(int argc, char **argv)
 	struct tp_options o;
 	struct tp_summary rep;
 	struct tp_cgrun *cg;
+	char reason[1200];
 	int r, status;
 
 	if (sub)
@@ -199,7 +230,7 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return status;
 	}
-	cg = open_cgroup(&o, &status);
+	cg = open_cgroup(&o, &status, reason, sizeof(reason));
 	if (status == 0)
 		status = monitor_run(&o, cg, &rep);
 	else

@@ -64,6 +64,8 @@ static void procscan_refresh(struct tp_track *tk)
 static const struct tp_track_ops procscan_ops = {
 	.name = "poll",
 	.kind = TP_TRACK_POLL,
+	.needs = "nothing",
+	.exact_ends = false,
 	.live = false,
 	.drain = procscan_drain,
 	.refresh = procscan_refresh,

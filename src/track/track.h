@@ -117,7 +117,12 @@ struct tp_track;
 
 struct tp_track_ops {
 	const char *name;		/* "ptrace", "poll", "cgroup": the summary's "tracking" */
-	enum tp_tracking kind;		/* which backend */
+	enum tp_tracking kind;		/* which backend (never AUTO, nor ATTACH:
+					 * --pid is the ptrace backend) */
+	const char *needs;		/* what it needs of the host, in words */
+	/* what it sees exactly: each process's end with its final figures
+	 * (else those of short-lived processes are partly missed) */
+	bool exact_ends;
 	/* births and ends come as they happen (else only refresh() finds
 	 * them, and the loop refreshes before each sample) */
 	bool live;

@@ -25,7 +25,7 @@ static void fill_in(struct tp_fill *in)
 	in->total_processes = 4;
 	in->max_live = 3;
 	in->machine_cpus = 8;
-	in->tracking_ptrace = true;
+	in->tracking = TP_TRACK_PTRACE;
 }
 
 static void totals(void)
@@ -56,7 +56,7 @@ static void totals(void)
 	ok(!rep.known[TP_RES_MEMORY], "no live process, no sample: memory stays unknown");
 	ok(!rep.known[TP_RES_BYTES_SENT] && !rep.gpu_known,
 	   "network and GPUs unknown when not measured");
-	ok(rep.machine_cpus == 8 && rep.tracking_ptrace && !rep.load_known,
+	ok(rep.machine_cpus == 8 && rep.tracking == TP_TRACK_PTRACE && !rep.load_known,
 	   "machine cpus and tracking as given; load unknown");
 	ok(rep.acct.ctxsw == 11 && !rep.ctxsw_known, "our own context switches");
 	figures_free(&f);
@@ -227,9 +227,9 @@ static void cgroup(void)
 	fill_in(&in);
 	in.cgroup = &cg;
 	in.cgroup_io = true;
-	in.tracking_cgroup = true;
+	in.tracking = TP_TRACK_CGROUP;
 	figures_fill(&f, &in, 10, true);
-	ok(rep.value[TP_RES_BYTES_READ] == 9 && rep.tracking_cgroup && rep.cgf.usage_usec == 5000000,
+	ok(rep.value[TP_RES_BYTES_READ] == 9 && rep.tracking == TP_TRACK_CGROUP && rep.cgf.usage_usec == 5000000,
 	   "--tracking=cgroup: io.stat's larger bytes count; the figures are kept");
 	figures_free(&f);
 	/* events ordered fork-before-exit made a peak of 3; pids.peak 2 */
@@ -238,8 +238,7 @@ static void cgroup(void)
 	start(&f, &rep);
 	fill_in(&in);
 	in.cgroup = &cg;
-	in.tracking_cgroup = true;
-	in.tracking_ptrace = false;
+	in.tracking = TP_TRACK_CGROUP;
 	figures_fill(&f, &in, 10, true);
 	ok(rep.value[TP_RES_MAX_CONCURRENT_PROCESSES] == 2,
 	   "--tracking=cgroup: the events' peak (3) above pids.peak (2) is pids.peak");

@@ -52,7 +52,7 @@ static void modes(void)
 	char buf[1024];
 
 	memset(&in, 0, sizeof(in));
-	in.tracked = TP_TRACKED_PTRACE;
+	in.tracked = TP_TRACK_PTRACE;
 	in.net_exact = true;
 	is_str(rules(&in, buf, sizeof(buf)), "", "ptrace, every socket seen: all exact");
 	in.net_exact = false;
@@ -63,7 +63,7 @@ static void modes(void)
 	       "a disk walk that could not read everything");
 
 	memset(&in, 0, sizeof(in));
-	in.tracked = TP_TRACKED_ATTACH;
+	in.tracked = TP_TRACK_ATTACH;
 	is_str(rules(&in, buf, sizeof(buf)), "bytes_received,bytes_sent,bandwidth",
 	       "--pid: traced from the attach, no connect stops: the network");
 	in.counts_partial = true;
@@ -73,7 +73,7 @@ static void modes(void)
 	       "--pid on a tree that outran the scans: the counts too");
 
 	memset(&in, 0, sizeof(in));
-	in.tracked = TP_TRACKED_POLL;
+	in.tracked = TP_TRACK_POLL;
 	is_str(rules(&in, buf, sizeof(buf)),
 	       "cpu_time,memory,virtual_memory,swap_memory,bytes_read,bytes_written,"
 	       "bytes_received,bytes_sent,bandwidth,gpus,gpu_memory,cores,"
@@ -96,7 +96,7 @@ static void modes(void)
 	       "poll inside a tracing tpmon: its totals are exact, the peaks are sampled");
 
 	memset(&in, 0, sizeof(in));
-	in.tracked = TP_TRACKED_CGROUP;
+	in.tracked = TP_TRACK_CGROUP;
 	in.cgroup_cpu = true;
 	is_str(rules(&in, buf, sizeof(buf)),
 	       "memory,virtual_memory,swap_memory,bytes_read,bytes_written,bytes_received,"
@@ -133,7 +133,7 @@ static void through_fill(void)
 
 	figures_init(&f, &rep, 2, false);
 	fill_base(&in);
-	in.tracking_ptrace = true;
+	in.tracking = TP_TRACK_PTRACE;
 	in.net_exact = true;
 	figures_fill(&f, &in, 1, true);
 	is_str(flagged(rep.lower, buf, sizeof(buf)), "", "fill: ptrace, exact network");
@@ -142,7 +142,7 @@ static void through_fill(void)
 
 	figures_init(&f, &rep, 2, false);
 	fill_base(&in);
-	in.tracking_ptrace = in.tracking_attach = true;
+	in.tracking = TP_TRACK_ATTACH;
 	figures_fill(&f, &in, 1, true);
 	is_str(flagged(rep.lower, buf, sizeof(buf)), "bytes_received,bytes_sent,bandwidth",
 	       "fill: --pid");
@@ -154,7 +154,7 @@ static void through_fill(void)
 	cg.known = TP_CGF_CPU | TP_CGF_IO;
 	in.cgroup = &cg;
 	in.cgroup_io = true;
-	in.tracking_cgroup = true;
+	in.tracking = TP_TRACK_CGROUP;
 	in.processes_partial = true;
 	figures_fill(&f, &in, 1, true);
 	ok(!rep.lower[TP_RES_CPU_TIME] && !rep.lower[TP_RES_BYTES_READ] &&
@@ -202,7 +202,7 @@ static void threads_sampled(void)
 	figures_init(&f, &rep, 2, false);
 	figures_sample(&f, &s, 1, 1, true, false, 0);
 	fill_base(&in);
-	in.tracking_ptrace = true;
+	in.tracking = TP_TRACK_PTRACE;
 	in.max_threads = 7;
 	figures_fill(&f, &in, 1.5, true);
 	ok(rep.max_threads == 7 && !rep.lower[TP_FIG_MAX_CONCURRENT_THREADS],
