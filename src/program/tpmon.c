@@ -118,12 +118,33 @@ static int check_verbatim(const struct tp_options *o)
 	return 0;
 }
 
+/* What in @o the stop-free mode does not give as ptrace does, in words,
+ * or NULL: the opens (--with-inotify), each process's own final figures
+ * (records, trace), and the limits tpmon enforces itself, which react
+ * at each ptrace event but only at samples without it (the kernel holds
+ * memory, and time passes the same). */
+static const char *needs_ptrace(const struct tp_options *o)
+{
+	int r;
+
+	if (o->inotify)
+		return "--with-inotify needs ptrace";
+	if (o->process_records || o->trace)
+		return "per-process records need ptrace's exit stops";
+	for (r = 0; r < TP_RES__COUNT; r++)
+		if (o->limits.set[r] && r != TP_RES_MEMORY && r != TP_RES_WALL_TIME &&
+		    !(r == TP_RES_GPUS && o->limits.value[r] == 0))
+			return "limits tpmon enforces itself react at once under ptrace";
+	return NULL;
+}
+
 /* --tracking=auto resolved, and the reason in words into @reason: the
  * cgroup mode where tpmon has cgroups of its own (@c) and nothing asks for
- * ptrace, else ptrace.  A forced mode is kept. */
+ * ptrace (needs_ptrace()), else ptrace.  A forced mode is kept. */
 static void choose_tracking(struct tp_options *o, const struct tp_cgrun *c, const char *why,
 			    char *reason, size_t size)
 {
+	const char *ptrace_why = needs_ptrace(o);
 	char who[64];
 
 	if (getuid() == 0)
@@ -133,15 +154,14 @@ static void choose_tracking(struct tp_options *o, const struct tp_cgrun *c, cons
 	if (o->tracking_forced)
 		snprintf(reason, size, "--tracking given%s%s", c ? ", in " : "",
 			 c ? cgrun_layout(c) : "");
-	else if (c && o->inotify)
-		snprintf(reason, size, "--with-inotify needs ptrace (%s, %s, contain the tree)",
-			 cgrun_layout(c), who);
+	else if (c && ptrace_why)
+		snprintf(reason, size, "%s (in %s, %s)", ptrace_why, cgrun_layout(c), who);
 	else if (c)
 		snprintf(reason, size, "%s, %s", cgrun_layout(c), who);
 	else
 		snprintf(reason, size, "no cgroup of its own, %s: %s", who, why);
 	if (o->tracking == TP_TRACK_AUTO)
-		o->tracking = c && !o->inotify ? TP_TRACK_CGROUP : TP_TRACK_PTRACE;
+		o->tracking = c && !ptrace_why ? TP_TRACK_CGROUP : TP_TRACK_PTRACE;
 	o->tracking_reason = reason;
 }
 
