@@ -67,7 +67,7 @@ int cgrun_why(char *why, size_t size, const char *fmt, ...)
 struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize)
 {
 	struct tp_cgrun *c = xmalloc(sizeof(*c));
-	char why1[512];
+	char why1[512] = "";
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(hosts); i++) {
