@@ -101,6 +101,9 @@ cf_truths()
 #   cgroot            --tracking=cgroup as root: the proc connector's
 #                     counts, cpu.stat, and (issue 27) the cgroup's sockets.
 #   cgdeleg           --tracking=cgroup unprivileged: cpu.stat.
+#   cghybrid          --tracking=cgroup as root on a cgroup v1 or hybrid
+#                     host: the proc connector's counts, cpu.stat (or
+#                     cpuacct), and the unified cgroup's sockets.
 #   poll, attach      nothing.
 # Under TPMON_WRAPPER (valgrind) the network as in oldkernel.
 cf_strict()
@@ -116,6 +119,8 @@ cf_strict()
 	oldkernel*/*) return 0 ;;
 	cgroot/total_processes|cgroot/max_concurrent_processes|cgroot/cpu_time) return 0 ;;
 	cgroot/bytes_sent|cgroot/bytes_received) return 0 ;;
+	cghybrid/total_processes|cghybrid/max_concurrent_processes|cghybrid/cpu_time) return 0 ;;
+	cghybrid/bytes_sent|cghybrid/bytes_received) return 0 ;;
 	cgdeleg/cpu_time) return 0 ;;
 	esac
 	return 1
