@@ -155,7 +155,8 @@ static uint64_t *fit(uint64_t *v, size_t n)
 
 /* The kernel multicasts each TCP socket's last figures when it is
  * destroyed (SKNLGRP_INET_TCP_DESTROY and its IPv6 twin, no privilege
- * needed): the final figures of a socket closed between two samples.
+ * needed: the kernel marks sock_diag NL_CFG_F_NONROOT_RECV): the final
+ * figures of a socket closed between two samples.
  * Non-blocking, drained at each look. */
 static int open_destroy(void)
 {
