@@ -35,6 +35,7 @@ TP_SINGLE_TESTS = \
 	tests/structure.test \
 	tests/summary-fields.test
 TESTS += $(TP_SINGLE_TESTS)
+EXTRA_DIST += tests/shcalls.awk
 EXTRA_DIST += $(TP_SINGLE_TESTS)
 
 # The scenario tests again with every tpmon run under valgrind memcheck:

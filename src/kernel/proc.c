@@ -450,3 +450,62 @@ int proc_read_loadavg(double *load1)
 		return -1;
 	return proc_loadavg_parse(buf, load1);
 }
+
+uint64_t proc_socket_link_parse(const char *link)
+{
+	unsigned long long ino;
+	char end;
+
+	if (strncmp(link, "socket:[", 8) != 0 ||
+	    sscanf(link + 8, "%llu%c", &ino, &end) != 2 || end != ']')
+		return 0;
+	return ino;
+}
+
+long proc_read_socket_inodes(const char *pid, uint64_t **v, size_t *n, size_t *cap)
+{
+	char path[48], link[64];
+	struct dirent *de;
+	long found = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		uint64_t ino;
+
+		if (de->d_name[0] == '.')
+			continue;
+		len = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (len <= 8)
+			continue;
+		link[len] = '\0';
+		ino = proc_socket_link_parse(link);
+		if (!ino)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*v = xreallocarray(*v, *cap, sizeof(**v));
+		}
+		(*v)[(*n)++] = ino;
+		found++;
+	}
+	closedir(d);
+	return found;
+}
+
+uint64_t proc_read_fd_socket(pid_t pid, int fd)
+{
+	char path[64], link[64];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len <= 8)
+		return 0;
+	link[len] = '\0';
+	return proc_socket_link_parse(link);
+}

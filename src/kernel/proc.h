@@ -86,6 +86,17 @@ int proc_read_rollup(pid_t pid, struct proc_rollup *r);
 int proc_read_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
 int proc_read_loadavg(double *load1);
 int proc_read_cmdline(pid_t pid, char *buf, size_t len);	/* args joined by ' ' */
+
+/* The inode in a descriptor's link text @link, "socket:[INODE]" (pure);
+ * 0 when it is not a socket's. */
+uint64_t proc_socket_link_parse(const char *link);
+/* The inodes of the sockets among the descriptors of /proc/@pid/fd
+ * (@pid "self": tpmon's own), appended to *@v of *@n items and *@cap
+ * room, grown as needed (the caller frees it).  Returns how many were
+ * found, -1 if the directory is unreadable (the process is gone). */
+long proc_read_socket_inodes(const char *pid, uint64_t **v, size_t *n, size_t *cap);
+/* The inode of the socket that descriptor @fd of @pid is, 0 if unknown. */
+uint64_t proc_read_fd_socket(pid_t pid, int fd);
 int proc_read_exe(pid_t pid, char *buf, size_t len);	/* the /proc/PID/exe link */
 
 long proc_page_size(void);

@@ -8,7 +8,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <elf.h>
+#include <unistd.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include "basic/messages.h"
 #include "kernel/tracer.h"
@@ -199,4 +204,45 @@ int tracer_seccomp_call(pid_t tid, struct tp_syscall *call)
 	call->nr = (long)info.seccomp.nr;
 	memcpy(call->args, info.seccomp.args, sizeof(call->args));
 	return 0;
+}
+
+int tracer_stop_regs(pid_t tid, struct tp_syscall *call)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	struct user_regs_struct r;
+	struct iovec iov = { &r, sizeof(r) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) < 0)
+		return -1;
+	memset(call, 0, sizeof(*call));
+#if defined(__x86_64__)
+	call->nr = (long)r.orig_rax;
+	call->args[0] = r.rdi;
+#else
+	call->nr = (long)r.regs[8];
+	call->args[0] = r.regs[0];
+#endif
+	return 0;
+#else
+	(void)tid;
+	(void)call;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int tracer_copy_fd(pid_t pid, int fd, const char **what)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), copy, err;
+
+	if (pidfd < 0) {
+		*what = "pidfd_open";
+		return -1;
+	}
+	copy = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	err = errno;
+	close(pidfd);
+	errno = err;
+	*what = "pidfd_getfd";
+	return copy;
 }

@@ -77,6 +77,17 @@ struct tp_syscall {
  * stop is not a seccomp stop. */
 int tracer_seccomp_call(pid_t tid, struct tp_syscall *call);
 
+/* The same from the registers of @tid (PTRACE_GETREGSET), for kernels
+ * before 5.3: the number and the first argument only (x86_64 and
+ * aarch64).  0, or -1 with errno (ENOSYS on other machines). */
+int tracer_stop_regs(pid_t tid, struct tp_syscall *call);
+
+/* A copy of descriptor @fd of process @pid (pidfd_open(2) and
+ * pidfd_getfd(2), Linux 5.6), owned by the caller: closing it leaves the
+ * original to the process.  -1 with errno, and *@what naming the call
+ * that failed. */
+int tracer_copy_fd(pid_t pid, int fd, const char **what);
+
 /* Is @sig one that causes a group-stop? */
 bool tracer_is_stop_signal(int sig);
 

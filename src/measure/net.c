@@ -12,82 +12,31 @@
  * stays with the socket for its whole life.  A socket that is gone keeps
  * the figures last seen of it.  UDP, raw and UNIX sockets carry no byte
  * counts in sock_diag and are not counted.  Whether the totals are exact
- * or lower bounds: net_bytes_exact(). */
+ * or lower bounds: net_bytes_exact().  The messages are decoded by
+ * kernel/sockdiag.c, the descriptors read by kernel/proc.c; the tree's
+ * connect and accept calls are netconn.c's (netint.h between the two). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
-#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <elf.h>
-#include <sys/ptrace.h>
-#include <sys/uio.h>
-#include <sys/user.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include "kernel/cgskb.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
-#include "kernel/tracer.h"
-#include "measure/net.h"
 #include "basic/xmalloc.h"
+#include "kernel/cgskb.h"
+#include "kernel/proc.h"
+#include "kernel/sockdiag.h"
+#include "measure/netint.h"
 
-struct sock_rec {
-	uint64_t cookie;		/* 0: free slot */
-	uint64_t base_sent, base_recv;	/* inherited: figures at first sight */
-	uint64_t sent, recv;		/* last seen, from the start of the socket */
-	unsigned dump_gen;		/* the last dump that listed it */
-	bool open;			/* noted at connect, destruction not yet
-					 * announced */
-};
-
-/* Sockets accept() was called on whose port (or whose not being TCP) is
- * noted already, by inode: a server calls accept thousands of times on
- * one or two sockets. */
-#define ACCEPT_SEEN 16
-
-struct tp_net {
-	int fd;				/* NETLINK_SOCK_DIAG, for dumps */
-	int destroy_fd;			/* subscribed to TCP socket destructions, or -1 */
-	struct sock_rec *recs;		/* open addressing by cookie */
-	size_t cap, n;
-	uint64_t *inherited;		/* sorted inodes of tpmon's own sockets */
-	size_t ninherited;
-	uint64_t *skip;			/* inodes of sockets that carry no traffic */
-	size_t nskip;
-	uint64_t *ino;			/* sorted inodes of the tree, this sample */
-	size_t nino, ino_cap;
-	bool had_sockets;		/* the last sample saw sockets of the tree */
-	bool trapping;			/* connect and accept are caught */
-	bool per_family;		/* TCPDIAG_GETSOCK refused: a dump per family */
-	bool paced;			/* dumps bounded to DUMP_CPU_SHARE */
-	double next_dump;		/* paced: no dump before (clock_mono) */
-	struct listener { int family; uint16_t port; } *listeners;	/* network order */
-	size_t nlisteners;
-	uint64_t accept_seen[ACCEPT_SEEN];	/* socket inodes accepted on, noted */
-	unsigned naccept_seen;
-	uint64_t sent, recv;		/* totals */
-	unsigned dump_gen;		/* dumps made, the one in progress */
-	struct tp_cgskb *skb;		/* the kernel counts the cgroup's bytes */
-	char *cg_dir;			/* the task's cgroup, without skb */
-	uint64_t *cg_ids;		/* sorted ids of cgroup and descendants */
-	size_t ncg_ids;
-	unsigned lost;			/* connections that may have been missed */
-	bool destroys_lost;		/* announcements lost (buffer overflow) */
-	bool unannounced_end;		/* net_end() saw some unannounced */
-	uint64_t listener_ino;		/* a dump looks for this listener only */
-};
-
-static void add_listener(struct tp_net *n, int family, uint16_t port);
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -99,42 +48,6 @@ static int cmp_u64(const void *a, const void *b)
 static bool has_ino(const uint64_t *v, size_t n, uint64_t ino)
 {
 	return n > 0 && bsearch(&ino, v, n, sizeof(*v), cmp_u64) != NULL;
-}
-
-/* Socket inodes among the descriptors of /proc/@pid/fd (or "self"),
- * appended to *@v.  Returns how many were found, -1 if unreadable. */
-static long scan_fds(const char *pid, uint64_t **v, size_t *n, size_t *cap)
-{
-	char path[48], link[64];
-	struct dirent *de;
-	long found = 0;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		ssize_t len;
-		unsigned long long ino;
-
-		if (de->d_name[0] == '.')
-			continue;
-		len = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
-		if (len <= 8 || memcmp(link, "socket:[", 8) != 0)
-			continue;
-		link[len] = '\0';
-		if (sscanf(link + 8, "%llu]", &ino) != 1)
-			continue;
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 16;
-			*v = xreallocarray(*v, *cap, sizeof(**v));
-		}
-		(*v)[(*n)++] = ino;
-		found++;
-	}
-	closedir(d);
-	return found;
 }
 
 /* @v cut to its @n items, NULL for none.  Kept exactly: 10,000
@@ -155,7 +68,8 @@ static uint64_t *fit(uint64_t *v, size_t n)
 
 /* The kernel multicasts each TCP socket's last figures when it is
  * destroyed (SKNLGRP_INET_TCP_DESTROY and its IPv6 twin, no privilege
- * needed): the final figures of a socket closed between two samples.
+ * needed: the kernel marks sock_diag NL_CFG_F_NONROOT_RECV): the final
+ * figures of a socket closed between two samples.
  * Non-blocking, drained at each look. */
 static int open_destroy(void)
 {
@@ -195,7 +109,7 @@ struct tp_net *net_new(void)
 	n->destroy_fd = open_destroy();
 	n->cap = 256;
 	n->recs = xcalloc(n->cap, sizeof(*n->recs));
-	if (scan_fds("self", &n->inherited, &n->ninherited, &cap) > 0)
+	if (proc_read_socket_inodes("self", &n->inherited, &n->ninherited, &cap) > 0)
 		qsort(n->inherited, n->ninherited, sizeof(uint64_t), cmp_u64);
 	return n;
 }
@@ -249,7 +163,7 @@ static struct sock_rec *find(struct tp_net *n, uint64_t cookie)
 
 /* The record of @cookie, created when @create; an inherited socket starts
  * from the figures it has now. */
-static struct sock_rec *get(struct tp_net *n, uint64_t cookie, uint64_t ino,
+struct sock_rec *net_rec_get(struct tp_net *n, uint64_t cookie, uint64_t ino,
 			    uint64_t sent, uint64_t recv)
 {
 	struct sock_rec *r = find(n, cookie);
@@ -285,75 +199,42 @@ static void update(struct tp_net *n, struct sock_rec *r, uint64_t sent, uint64_t
 
 /* A connection accepted on a port the tree listens on, that the tree
  * closed before a sample saw it (announced at its destruction). */
-static bool accepted_by_tree(const struct tp_net *n, const struct inet_diag_msg *m)
+static bool accepted_by_tree(const struct tp_net *n, const struct tp_sockdiag_sock *m)
 {
 	size_t i;
 
-	if (m->idiag_state == 10 /* TCP_LISTEN */)
+	if (m->state == TP_SOCKDIAG_LISTEN)
 		return false;
 	for (i = 0; i < n->nlisteners; i++)
-		if (n->listeners[i].family == m->idiag_family &&
-		    n->listeners[i].port == m->id.idiag_sport)
+		if (n->listeners[i].family == m->family && n->listeners[i].port == m->sport)
 			return true;
 	return false;
-}
-
-#ifndef INET_DIAG_CGROUP_ID
-#define INET_DIAG_CGROUP_ID 21	/* 5.9: the cgroup v2 that made the socket */
-#endif
-
-/* The socket's tcp_info into @ti (false when absent: a TIME_WAIT socket,
- * its figures gone) and the id of the cgroup that made it into @cgid (0
- * when the kernel does not say, before 5.9). */
-static bool socket_attrs(const struct inet_diag_msg *m, size_t attr_len,
-			 struct tcp_info *ti, uint64_t *cgid)
-{
-	const struct rtattr *a = (const struct rtattr *)(const void *)(m + 1);
-	bool info = false;
-
-	memset(ti, 0, sizeof(*ti));
-	*cgid = 0;
-	for (; RTA_OK(a, attr_len); a = RTA_NEXT(a, attr_len)) {
-		size_t len = RTA_PAYLOAD(a);
-
-		if (a->rta_type == INET_DIAG_INFO) {
-			memcpy(ti, RTA_DATA(a), len < sizeof(*ti) ? len : sizeof(*ti));
-			info = true;
-		} else if (a->rta_type == INET_DIAG_CGROUP_ID && len >= sizeof(*cgid)) {
-			memcpy(cgid, RTA_DATA(a), sizeof(*cgid));
-		}
-	}
-	return info;
 }
 
 /* One socket of the dump: kept when it belongs to the tree now (by its
  * inode, or made in the task's cgroup), or when it was seen before (it
  * may since have been closed, and still be listed with its final
- * figures). */
-static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t attr_len,
-		      bool destroyed)
+ * figures).  Called by sockdiag_parse() with net_messages()' @arg. */
+static void on_socket(void *arg, const struct tp_sockdiag_sock *m)
 {
-	uint64_t cookie = (uint64_t)m->id.idiag_cookie[0] |
-			  (uint64_t)m->id.idiag_cookie[1] << 32;
-	struct tcp_info ti;
+	struct net_batch *b = arg;
+	struct tp_net *n = b->net;
 	struct sock_rec *r;
-	uint64_t cgid;
-	bool info = socket_attrs(m, attr_len, &ti, &cgid);
-	bool mine = (m->idiag_inode && has_ino(n->ino, n->nino, m->idiag_inode)) ||
-		    (cgid && has_ino(n->cg_ids, n->ncg_ids, cgid));
+	bool mine = (m->inode && has_ino(n->ino, n->nino, m->inode)) ||
+		    (m->cgroup_id && has_ino(n->cg_ids, n->ncg_ids, m->cgroup_id));
 
 	if (n->listener_ino) {	/* find_listener()'s dump */
-		if (m->idiag_inode == n->listener_ino && m->idiag_state == 10 /* TCP_LISTEN */)
-			add_listener(n, m->idiag_family, m->id.idiag_sport);
+		if (m->inode == n->listener_ino && m->state == TP_SOCKDIAG_LISTEN)
+			net_add_listener(n, m->family, m->sport);
 		return;
 	}
-	if (!mine && (m->idiag_inode || (!find(n, cookie) && !accepted_by_tree(n, m))))
+	if (!mine && (m->inode || (!find(n, m->cookie) && !accepted_by_tree(n, m))))
 		return;
-	if (!info)
+	if (!m->info)
 		return;		/* a TIME_WAIT socket: its figures are gone */
-	r = get(n, cookie, m->idiag_inode, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
-	update(n, r, ti.tcpi_bytes_acked, ti.tcpi_bytes_received);
-	if (destroyed)
+	r = net_rec_get(n, m->cookie, m->inode, m->bytes_acked, m->bytes_received);
+	update(n, r, m->bytes_acked, m->bytes_received);
+	if (b->destroyed)
 		r->open = false;
 	else
 		r->dump_gen = n->dump_gen;
@@ -364,19 +245,9 @@ static void on_socket(struct tp_net *n, const struct inet_diag_msg *m, size_t at
  * when more may come. */
 static int on_messages(struct tp_net *n, const char *buf, size_t len, bool destroyed)
 {
-	const struct nlmsghdr *h = (const struct nlmsghdr *)(const void *)buf;
+	struct net_batch b = { n, destroyed };
 
-	for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-		if (h->nlmsg_type == NLMSG_DONE)
-			return 0;
-		if (h->nlmsg_type == NLMSG_ERROR)
-			return -1;
-		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg)))
-			continue;
-		on_socket(n, NLMSG_DATA(h), h->nlmsg_len -
-			  NLMSG_LENGTH(sizeof(struct inet_diag_msg)), destroyed);
-	}
-	return 1;
+	return sockdiag_parse(buf, len, on_socket, &b);
 }
 
 /* The kernel's TCP states of the mini sockets (include/net/tcp_states.h;
@@ -414,7 +285,7 @@ static int run_dump(struct tp_net *n, const void *req, size_t len)
 }
 
 /* Dump the TCP sockets of @family in @states; -1 when sock_diag failed. */
-static int dump(struct tp_net *n, int family, uint32_t states)
+int net_dump(struct tp_net *n, int family, uint32_t states)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -456,12 +327,12 @@ static int dump_all(struct tp_net *n)
 		debug_msg("sock_diag: TCPDIAG_GETSOCK refused, one dump per family");
 		n->per_family = true;
 	}
-	return dump(n, AF_INET, DUMP_STATES) < 0 || dump(n, AF_INET6, DUMP_STATES) < 0 ? -1 : 0;
+	return net_dump(n, AF_INET, DUMP_STATES) < 0 || net_dump(n, AF_INET6, DUMP_STATES) < 0 ? -1 : 0;
 }
 
 /* Read the destructions announced since the last look.  When the buffer
  * overflowed (ENOBUFS), some were lost: say so once. */
-static void drain_destroyed(struct tp_net *n)
+void net_drain_destroyed(struct tp_net *n)
 {
 	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
 	static bool warned;
@@ -548,7 +419,7 @@ static void collect_inodes(struct tp_net *n, struct tp_ptree *t)
 			char pid[16];
 
 			snprintf(pid, sizeof(pid), "%d", (int)p->pid);
-			if (scan_fds(pid, &v, &cnt, &cap) >= 0) {
+			if (proc_read_socket_inodes(pid, &v, &cnt, &cap) >= 0) {
 				cnt = drop_skipped(n, v, cnt);
 				free(p->sock_ino);
 				p->sock_ino = fit(v, cnt);
@@ -664,7 +535,7 @@ static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
 	}
 	collect_inodes(n, t);
 	refresh_cgroup_ids(n);
-	drain_destroyed(n);
+	net_drain_destroyed(n);
 	/* a socket seen last time may be closing now: look once more.
 	 * With the task's cgroup known and connects not caught, its sockets
 	 * are found by the dump itself: every sample dumps. */
@@ -716,216 +587,6 @@ void net_totals(const struct tp_net *n, uint64_t *sent, uint64_t *received)
 {
 	*sent = n ? n->sent : 0;
 	*received = n ? n->recv : 0;
-}
-
-#ifndef SO_COOKIE
-#define SO_COOKIE 57
-#endif
-
-static void add_listener(struct tp_net *n, int family, uint16_t port)
-{
-	size_t i;
-
-	for (i = 0; i < n->nlisteners; i++)
-		if (n->listeners[i].family == family && n->listeners[i].port == port)
-			return;
-	n->listeners = xreallocarray(n->listeners, n->nlisteners + 1, sizeof(*n->listeners));
-	n->listeners[n->nlisteners].family = family;
-	n->listeners[n->nlisteners++].port = port;
-}
-
-/* The inode of the socket that descriptor @fd of @pid is, 0 if unknown. */
-static uint64_t fd_socket_inode(pid_t pid, int fd)
-{
-	char path[64], link[64];
-	unsigned long long ino;
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
-	len = readlink(path, link, sizeof(link) - 1);
-	if (len <= 8 || memcmp(link, "socket:[", 8) != 0)
-		return 0;
-	link[len] = '\0';
-	return sscanf(link + 8, "%llu]", &ino) == 1 ? ino : 0;
-}
-
-static bool accept_seen(const struct tp_net *n, uint64_t ino)
-{
-	unsigned i;
-
-	for (i = 0; ino && i < n->naccept_seen && i < ACCEPT_SEEN; i++)
-		if (n->accept_seen[i] == ino)
-			return true;
-	return false;
-}
-
-/* Remember that socket @ino has been noted (the oldest is forgotten: it
- * is looked at once more, which is harmless).  A socket's protocol never
- * changes, nor the port of a bound one. */
-static void remember_accept(struct tp_net *n, uint64_t ino)
-{
-	if (ino)
-		n->accept_seen[n->naccept_seen++ % ACCEPT_SEEN] = ino;
-}
-
-/* The inode of socket @fd, 0 if unknown. */
-static uint64_t socket_inode(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
-
-/* Note the TCP socket @fd (a copy of the tracee's): its cookie for a
- * connect, its port for an accept. */
-static void note_socket(struct tp_net *n, int fd, bool connecting)
-{
-	int proto = 0, family = 0;
-	socklen_t len = sizeof(int);
-	/* (of the copy: the tracee's other threads may have changed what
-	 * its descriptor is since the readlink()) */
-	uint64_t ino = connecting ? 0 : socket_inode(fd);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) < 0)
-		return;
-	if (proto != IPPROTO_TCP ||
-	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &len) < 0 ||
-	    (family != AF_INET && family != AF_INET6)) {
-		if (!connecting && proto)
-			remember_accept(n, ino);	/* not TCP: never will be */
-		return;
-	}
-	if (connecting) {
-		uint64_t cookie = 0;
-
-		len = sizeof(cookie);
-		ino = socket_inode(fd);
-		if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len) == 0 && cookie && ino)
-			get(n, cookie, ino, 0, 0)->open = true;
-	} else {
-		struct sockaddr_storage ss;
-
-		uint16_t port;
-
-		len = sizeof(ss);
-		if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
-			return;
-		port = family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port :
-		       ((struct sockaddr_in6 *)&ss)->sin6_port;
-		add_listener(n, family, port);
-		if (port)	/* bound: its port is for good */
-			remember_accept(n, ino);
-	}
-}
-
-/* A connection that may go uncounted: its socket could not be noted at
- * its connect or accept (a kernel before 5.3 without
- * PTRACE_GET_SYSCALL_INFO, before 5.6 without pidfd_getfd, or EPERM).
- * It still counts if a sample sees it open; the totals are then lower
- * bounds (net_bytes_exact()). */
-static void note_lost(struct tp_net *n, const char *what)
-{
-	if (!n->lost++)
-		debug_msg("%s: %s: connections closed between two samples are missed; "
-			  "the network figures are lower bounds", what, strerror(errno));
-}
-
-/* The call (connect or not) and the descriptor of the seccomp stop of
- * @tid, from its registers: kernels before 5.3 have no
- * PTRACE_GET_SYSCALL_INFO.  -1 where unknown. */
-static int stop_regs(pid_t tid, bool *connecting, int *fd)
-{
-#if defined(__x86_64__) || defined(__aarch64__)
-	struct user_regs_struct r;
-	struct iovec iov = { &r, sizeof(r) };
-
-	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) < 0)
-		return -1;
-#if defined(__x86_64__)
-	*connecting = r.orig_rax == SYS_connect;
-	*fd = (int)r.rdi;
-#else
-	*connecting = r.regs[8] == SYS_connect;
-	*fd = (int)r.regs[0];
-#endif
-	return 0;
-#else
-	(void)tid;
-	(void)connecting;
-	(void)fd;
-	return -1;
-#endif
-}
-
-/* Note the listening port of socket @ino, found in a dump of the
- * listeners: where no copy of the tracee's descriptor can be had. */
-static void find_listener(struct tp_net *n, uint64_t ino)
-{
-	n->listener_ino = ino;
-	if (dump(n, AF_INET, 1u << 10) < 0 || dump(n, AF_INET6, 1u << 10) < 0)
-		debug_msg("sock_diag listeners: %s", strerror(errno));
-	n->listener_ino = 0;
-	/* not a TCP listener: the accept fails, or is not TCP's */
-	remember_accept(n, ino);
-}
-
-/* Before 5.6 (no pidfd_getfd): an accept's listener is found by its
- * inode; a connect's socket cannot be read before it connects, so that
- * connection is counted only if a sample sees it open. */
-static void without_copy(struct tp_net *n, pid_t pid, bool connecting, int fd,
-			 const char *what)
-{
-	uint64_t ino;
-
-	if (connecting) {
-		note_lost(n, what);
-		return;
-	}
-	ino = fd_socket_inode(pid, fd);
-	if (ino && !accept_seen(n, ino))
-		find_listener(n, ino);
-}
-
-void net_syscall(struct tp_net *n, pid_t pid, pid_t tid)
-{
-	struct tp_syscall call;
-	bool connecting;
-	int pidfd, fd, tfd;
-
-	if (!n)
-		return;
-	drain_destroyed(n);	/* keeps the announcements from piling up */
-	if (tracer_seccomp_call(tid, &call) == 0) {
-		connecting = call.nr == SYS_connect;
-		tfd = (int)call.args[0];
-	} else if (errno == ESRCH || errno == EINVAL) {
-		return;		/* killed meanwhile, or not a seccomp stop */
-	} else if (stop_regs(tid, &connecting, &tfd) < 0) {
-		note_lost(n, "PTRACE_GET_SYSCALL_INFO");
-		return;
-	}
-	/* an accept on a socket noted before costs one readlink(), not
-	 * the copy and four calls on it */
-	if (!connecting && accept_seen(n, fd_socket_inode(pid, tfd)))
-		return;
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
-		if (errno != ESRCH)
-			without_copy(n, pid, connecting, tfd, "pidfd_open");
-		return;
-	}
-	/* a copy of the tracee's descriptor; closing it leaves the socket
-	 * to the tracee */
-	fd = (int)syscall(SYS_pidfd_getfd, pidfd, tfd, 0);
-	close(pidfd);
-	if (fd < 0) {
-		/* EBADF: no such descriptor, the call itself fails */
-		if (errno != EBADF && errno != ESRCH)
-			without_copy(n, pid, connecting, tfd, "pidfd_getfd");
-		return;
-	}
-	note_socket(n, fd, connecting);
-	close(fd);
 }
 
 /* Destructions are announced from a kernel work queue, a little after
@@ -996,7 +657,7 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 		    (now - quiet_since >= DESTROY_LAG_MS / 1000.0 && !unannounced(n)))
 			break;
 		if (poll(&pfd, 1, DESTROY_LAG_MS) > 0) {
-			drain_destroyed(n);
+			net_drain_destroyed(n);
 			quiet_since = clock_mono();
 		}
 	}

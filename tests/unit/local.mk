@@ -23,6 +23,27 @@ tests_unit_test_procconn_LDADD = $(TPMON_LIBS)
 tests_unit_test_cgroup_SOURCES = tests/unit/test-cgroup.c tests/unit/tap.h
 tests_unit_test_cgroup_LDADD = $(TPMON_LIBS)
 
+# the summary writer (src/output/summary.c), read back with jansson
+UNIT_TESTS += tests/unit/test-summary
+tests_unit_test_summary_SOURCES = tests/unit/test-summary.c tests/unit/tap.h
+tests_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_test_summary_LDADD = $(TPMON_LIBS)
+
+# the sampler (src/measure/sampler.c) on real children of known size
+UNIT_TESTS += tests/unit/test-sampler
+tests_unit_test_sampler_SOURCES = tests/unit/test-sampler.c tests/unit/tap.h
+tests_unit_test_sampler_LDADD = $(TPMON_LIBS)
+
+# the sender's queue and thread (src/live/sender.c), against local collectors
+UNIT_TESTS += tests/unit/test-sender
+tests_unit_test_sender_SOURCES = tests/unit/test-sender.c tests/unit/tap.h
+tests_unit_test_sender_LDADD = $(TPMON_LIBS)
+
+# the sock_diag reader (src/kernel/sockdiag.c), on hand-built batches
+UNIT_TESTS += tests/unit/test-sockdiag
+tests_unit_test_sockdiag_SOURCES = tests/unit/test-sockdiag.c tests/unit/tap.h
+tests_unit_test_sockdiag_LDADD = $(TPMON_LIBS)
+
 # the rules of the report, on hand-made figures (src/measure/figures.c)
 UNIT_TESTS += tests/unit/test-figures
 tests_unit_test_figures_SOURCES = tests/unit/test-figures.c tests/unit/tap.h
