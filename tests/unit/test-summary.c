@@ -48,7 +48,8 @@ static void fill(struct tp_figures *f, struct tp_summary *rep)
 	in.total_processes = 4;
 	in.max_live = 3;
 	in.machine_cpus = 8;
-	in.tracking_ptrace = true;
+	in.tracking = TP_TRACK_PTRACE;
+	in.tracking_name = "ptrace";
 	figures_fill(f, &in, 10, true);
 	figures_exit(f, true, 3 << 8);	/* exited with status 3 */
 }
