@@ -77,6 +77,20 @@ struct tp_syscall {
  * stop is not a seccomp stop. */
 int tracer_seccomp_call(pid_t tid, struct tp_syscall *call);
 
+/* Who sent a signal, as its siginfo tells (another process's kill(2),
+ * tgkill(2) or sigqueue(3); the kernel's own signals have no sender). */
+struct tp_sender {
+	bool known;
+	int signo;
+	pid_t pid;
+	uid_t uid;
+	char command[256];	/* its command line (or comm), read at once */
+};
+
+/* At a signal-delivery stop of @tid (TP_EV_SIGNAL) for @sig: fill @s
+ * from PTRACE_GETSIGINFO (s->known false when no process sent it). */
+void tracer_sender(pid_t tid, int sig, struct tp_sender *s);
+
 /* Is @sig one that causes a group-stop? */
 bool tracer_is_stop_signal(int sig);
 
