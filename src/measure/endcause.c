@@ -10,6 +10,7 @@
 #include "kernel/mounts.h"
 #include "measure/endcause.h"
 #include "measure/figures.h"
+#include "measure/opens.h"
 
 const char *endcause_name(enum tp_end_cause c)
 {
@@ -172,8 +173,13 @@ void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in)
 		}
 }
 
-void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_sender *sender,
-		   const char *cgdir)
+static void written_dev(void *w, dev_t dev)
+{
+	endwatch_dev(w, dev);
+}
+
+void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_opens *files,
+		   const struct tp_sender *sender, const char *cgdir)
 {
 	struct tp_end_in in;
 	int i;
@@ -190,6 +196,7 @@ void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_
 	in.signal = r->signal;
 	in.monitor_signal = r->monitor_signal;
 	in.sender = sender;
+	opens_written_devs(files, written_dev, w);
 	if (in.ended)
 		endwatch_finish(w, r->signal || r->exit_status, &in);
 	endcause_decide(&in, &r->ending);

@@ -69,11 +69,13 @@ void endwatch_dev(struct tp_endwatch *w, dev_t dev);
  * which point into @w, valid until endwatch_free(). */
 void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in);
 /* The summary's end, decided at the task's end from @r's exit and
- * limits, the watch's findings and @sender (NULL: nothing could tell);
- * with the run's cgroup @cgdir (or NULL), its pressure for the notes. */
+ * limits, the watch's findings, the files opened for writing @files (or
+ * NULL) and @sender (NULL: nothing could tell); with the run's cgroup
+ * @cgdir (or NULL), its pressure for the notes. */
 struct tp_summary;
-void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_sender *sender,
-		   const char *cgdir);
+struct tp_opens;
+void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_opens *files,
+		   const struct tp_sender *sender, const char *cgdir);
 void endwatch_free(struct tp_endwatch *w);
 
 #endif
