@@ -70,12 +70,12 @@ static void walk_up(struct tp_memcgs *m, const char *point, const char *root,
 		    const char *path, bool v1)
 {
 	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
-	char *p = xstrdup(path), *slash;
+	char *p = xstrdup(path);
 
-	if (rl && strncmp(p, root, rl))
-		rl = 0;	/* not below the mount's root: not reachable */
-	while (strlen(p) > rl && strcmp(p, "/")) {
+	/* not below the mount's root: not reachable from here */
+	while ((!rl || !strncmp(p, root, rl)) && strlen(p) > rl && strcmp(p, "/")) {
 		char *dir = xasprintf("%s%s", point, p + rl);
+		char *slash;
 
 		add(m, dir, p, v1);
 		free(dir);

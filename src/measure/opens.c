@@ -126,7 +126,6 @@ static int path_arg(const struct tp_syscall *call, int *dirfd_arg, bool *writing
 	const uint64_t w = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC;
 
 	*dirfd_arg = -1;
-	*writing = false;
 #ifdef SYS_open
 	if (nr == SYS_open) {
 		*writing = (call->args[1] & w) != 0;
@@ -139,8 +138,7 @@ static int path_arg(const struct tp_syscall *call, int *dirfd_arg, bool *writing
 		return 0;
 	}
 #endif
-	if (nr == SYS_openat)
-		*writing = (call->args[2] & w) != 0;
+	*writing = nr == SYS_openat && (call->args[2] & w) != 0;
 	if (nr == SYS_openat
 #ifdef SYS_openat2
 	    || nr == SYS_openat2
