@@ -185,30 +185,37 @@ void tracer_listen(pid_t tid)
 		debug_msg("PTRACE_LISTEN %d: %s", (int)tid, strerror(errno));
 }
 
-void tracer_sender(pid_t tid, int sig, struct tp_sender *s)
+void tracer_siginfo_sender(const siginfo_t *si, int sig, struct tp_sender *s)
 {
-	siginfo_t si;
-
 	memset(s, 0, sizeof(*s));
 	s->signo = sig;
-	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0 || si.si_pid <= 0 ||
-	    (si.si_code != SI_USER && si.si_code != SI_TKILL && si.si_code != SI_QUEUE))
+	if (si->si_pid <= 0 ||
+	    (si->si_code != SI_USER && si->si_code != SI_TKILL && si->si_code != SI_QUEUE))
 		return;
 	s->known = true;
-	s->pid = si.si_pid;
-	s->uid = si.si_uid;
+	s->pid = si->si_pid;
+	s->uid = si->si_uid;
 	/* now: the sender may be gone by the end */
-	if (proc_read_cmdline(si.si_pid, s->command, sizeof(s->command)) < 0 || !s->command[0]) {
+	if (proc_read_cmdline(si->si_pid, s->command, sizeof(s->command)) < 0 || !s->command[0]) {
 		char path[48];
 		ssize_t n;
 
-		snprintf(path, sizeof(path), "%d/comm", (int)si.si_pid);
+		snprintf(path, sizeof(path), "%d/comm", (int)si->si_pid);
 		n = proc_read(path, s->command, sizeof(s->command));
 		if (n > 0 && s->command[n - 1] == '\n')
 			s->command[n - 1] = '\0';
 		else if (n <= 0)
 			s->command[0] = '\0';
 	}
+}
+
+void tracer_sender(pid_t tid, int sig, struct tp_sender *s)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
+		si.si_pid = 0;
+	tracer_siginfo_sender(&si, sig, s);
 }
 
 int tracer_seccomp_call(pid_t tid, struct tp_syscall *call)

@@ -4,6 +4,7 @@
 #ifndef TPMON_TRACER_H
 #define TPMON_TRACER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -90,6 +91,9 @@ struct tp_sender {
 /* At a signal-delivery stop of @tid (TP_EV_SIGNAL) for @sig: fill @s
  * from PTRACE_GETSIGINFO (s->known false when no process sent it). */
 void tracer_sender(pid_t tid, int sig, struct tp_sender *s);
+/* The same from the siginfo @si of @sig (sigtimedwait(2)'s, for a signal
+ * to tpmon itself). */
+void tracer_siginfo_sender(const siginfo_t *si, int sig, struct tp_sender *s);
 
 /* Is @sig one that causes a group-stop? */
 bool tracer_is_stop_signal(int sig);

@@ -117,8 +117,17 @@ void endcause_decide(const struct tp_end_in *in, struct tp_end *out)
 	} else if (in->monitor_signal) {
 		out->cause = TP_END_SIGNAL;
 		out->signal = in->signal ? in->signal : in->monitor_signal;
-		snprintf(out->detail, sizeof(out->detail), "tpmon got signal %d (%s) and stopped it",
-			 in->monitor_signal, strsignal(in->monitor_signal));
+		if (in->sender && in->sender->known && in->sender->signo == in->monitor_signal)
+			out->sender = *in->sender;
+		if (out->sender.known)
+			snprintf(out->detail, sizeof(out->detail),
+				 "tpmon got signal %d (%s) from process %d (uid %u) and stopped it",
+				 in->monitor_signal, strsignal(in->monitor_signal),
+				 (int)out->sender.pid, (unsigned)out->sender.uid);
+		else
+			snprintf(out->detail, sizeof(out->detail),
+				 "tpmon got signal %d (%s) and stopped it", in->monitor_signal,
+				 strsignal(in->monitor_signal));
 	} else {
 		ran(in, out);
 	}

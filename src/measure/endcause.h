@@ -46,7 +46,8 @@ struct tp_end_in {
 	int exit_status, signal;
 	int monitor_signal;		/* tpmon was told to stop it */
 	const struct tp_oom_found *oom;	/* NULL: not looked at */
-	const struct tp_sender *sender;	/* NULL: nothing could tell */
+	const struct tp_sender *sender;	/* of the fatal signal, or of the one
+					 * to tpmon; NULL: nothing could tell */
 	bool full;			/* a file system it wrote to is full: */
 	const char *full_point;		/* its mount point */
 	bool full_inodes;		/* out of inodes, not of space */

@@ -216,8 +216,8 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
-	endwatch_fill(r->endw, r->rep, r->files, r->tk->ptraced ? &r->tk->sender : NULL,
-		      r->cg ? r->cg->task : NULL);
+	endwatch_fill(r->endw, r->rep, r->files, r->rep->monitor_signal ? &r->monitor_sender :
+		      r->tk->ptraced ? &r->tk->sender : NULL, r->cg ? r->cg->task : NULL);
 	if (r->live) {
 		struct tp_live_point p;
 
