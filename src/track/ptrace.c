@@ -214,7 +214,10 @@ static void on_seccomp(struct tp_track *tk, const struct tp_event *ev)
  * (the summary's end names the sender of a fatal one). */
 static void on_signal(struct tp_track *tk, const struct tp_event *ev)
 {
-	if (ev->tid == tk->root && ev->sig != SIGCHLD)
+	const struct tp_thread *th = ev->sig != SIGCHLD ? ptree_thread(tk->tree, ev->tid) : NULL;
+
+	/* a signal to the process may be delivered to any of its threads */
+	if (th && th->proc->pid == tk->root)
 		tracer_sender(ev->tid, ev->sig, &tk->sender);
 	tracer_resume(ev->tid, ev->sig);
 }
