@@ -4,7 +4,8 @@
 ## tests/local.mk, after tests/limits.mk (tests/limits-common.sh).
 TP_END_TESTS = \
 	tests/end-cause.test \
-	tests/end-oom.test
+	tests/end-oom.test \
+	tests/end-throttle.test
 TESTS += $(TP_END_TESTS)
 EXTRA_DIST += $(TP_END_TESTS)
 

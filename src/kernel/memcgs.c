@@ -48,8 +48,7 @@ static int read_count(const struct memcg *c, uint64_t *v)
 
 static void add(struct tp_memcgs *m, const char *dir, const char *name, bool v1)
 {
-	struct memcg c = { xstrdup(dir), xasprintf("%s:%s", v1 ? "v1 memory" : "v2", name),
-			   v1, false, 0 };
+	struct memcg c = { xstrdup(dir), xstrdup(name), v1, false, 0 };
 	int r = read_count(&c, &c.before);
 
 	if (r < 0 && !m->unreadable[0])
@@ -64,9 +63,16 @@ static void add(struct tp_memcgs *m, const char *dir, const char *name, bool v1)
 	m->v[m->n++] = c;
 }
 
+struct walk {
+	const char *ctrl;
+	void (*fn)(void *arg, const char *dir, const char *name, bool v1);
+	void *arg;
+	const char *v1path, *v2path;
+};
+
 /* @path (in the hierarchy) and each cgroup above it but the root, under
  * the mount at @point whose root is @root. */
-static void walk_up(struct tp_memcgs *m, const char *point, const char *root,
+static void walk_up(const struct walk *w, const char *point, const char *root,
 		    const char *path, bool v1)
 {
 	size_t rl = strcmp(root, "/") ? strlen(root) : 0;
@@ -75,10 +81,12 @@ static void walk_up(struct tp_memcgs *m, const char *point, const char *root,
 	/* not below the mount's root: not reachable from here */
 	while ((!rl || !strncmp(p, root, rl)) && strlen(p) > rl && strcmp(p, "/")) {
 		char *dir = xasprintf("%s%s", point, p + rl);
+		char *name = xasprintf("%s%s:%s", v1 ? "v1 " : "v2", v1 ? w->ctrl : "", p);
 		char *slash;
 
-		add(m, dir, p, v1);
+		w->fn(w->arg, dir, name, v1);
 		free(dir);
+		free(name);
 		slash = strrchr(p, '/');
 		if (!slash || slash == p)
 			break;
@@ -87,28 +95,35 @@ static void walk_up(struct tp_memcgs *m, const char *point, const char *root,
 	free(p);
 }
 
-struct walk {
-	struct tp_memcgs *m;
-	const char *v1path, *v2path;
-};
+/* Is @ctrl one of the comma-separated names in @list? */
+static bool has_token(const char *list, const char *ctrl)
+{
+	size_t n = strlen(ctrl);
+	const char *p;
+
+	for (p = list; (p = strstr(p, ctrl)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
 
 static int each_mount(const struct tp_mount *mt, void *arg)
 {
 	struct walk *w = arg;
 
-	if (w->v1path && !strcmp(mt->fstype, "cgroup") && strstr(mt->super, "memory")) {
-		walk_up(w->m, mt->point, mt->root, w->v1path, true);
+	if (w->v1path && !strcmp(mt->fstype, "cgroup") && has_token(mt->super, w->ctrl)) {
+		walk_up(w, mt->point, mt->root, w->v1path, true);
 		w->v1path = NULL;
 	} else if (w->v2path && !strcmp(mt->fstype, "cgroup2")) {
-		walk_up(w->m, mt->point, mt->root, w->v2path, false);
+		walk_up(w, mt->point, mt->root, w->v2path, false);
 		w->v2path = NULL;
 	}
 	return 0;
 }
 
-/* The memory controller's path ("N:...memory...:/a/b") and the v2 path
+/* The path of controller @ctrl ("N:...,ctrl,...:/a/b") and the v2 path
  * ("0::/a/b") in /proc/self/cgroup text @buf, cut in place. */
-static void self_paths(char *buf, char **v1, char **v2)
+static void self_paths(char *buf, const char *ctrl, const char **v1, const char **v2)
 {
 	char *line, *save = NULL;
 
@@ -121,26 +136,40 @@ static void self_paths(char *buf, char **v1, char **v2)
 		*c2 = '\0';
 		if (c2 == c1 + 1 && !strcmp(line, "0:"))
 			*v2 = c2 + 1;
-		else if (strstr(c1 + 1, "memory"))
+		else if (has_token(c1 + 1, ctrl))
 			*v1 = c2 + 1;
 	}
+}
+
+void memcgs_walk(const char *ctrl, void (*fn)(void *arg, const char *dir, const char *name,
+					       bool v1), void *arg)
+{
+	struct walk w = { ctrl, fn, arg, NULL, NULL };
+	char buf[4096];
+
+	if (proc_read("/proc/self/cgroup", buf, sizeof(buf)) <= 0)
+		return;
+	self_paths(buf, ctrl, &w.v1path, &w.v2path);
+	mounts_each(each_mount, &w);
+}
+
+static void add_memcg(void *m, const char *dir, const char *name, bool v1)
+{
+	add(m, dir, name, v1);
 }
 
 struct tp_memcgs *memcgs_open(const char *own)
 {
 	struct tp_memcgs *m = xcalloc(1, sizeof(*m));
-	char buf[4096], vm[16384];
-	struct walk w = { m, NULL, NULL };
-	char *v1, *v2;
+	char vm[16384];
 
-	if (own)
-		add(m, own, own, false);
-	if (proc_read("/proc/self/cgroup", buf, sizeof(buf)) > 0) {
-		self_paths(buf, &v1, &v2);
-		w.v1path = v1;
-		w.v2path = v2;
-		mounts_each(each_mount, &w);
+	if (own) {
+		char *name = xasprintf("v2:%s", own);
+
+		add(m, own, name, false);
+		free(name);
 	}
+	memcgs_walk("memory", add_memcg, m);
 	if (proc_read("/proc/vmstat", vm, sizeof(vm)) > 0 &&
 	    memcgs_parse_count(vm, &m->vmstat_before) == 0)
 		m->vmstat = true;

@@ -137,6 +137,7 @@ void endcause_decide(const struct tp_end_in *in, struct tp_end *out)
 
 struct tp_endwatch {
 	struct tp_memcgs *memcgs;
+	struct tp_throttle *throttle;	/* the enclosing cgroups' CPU quotas */
 	struct tp_oom_found oom;
 	dev_t devs[ENDWATCH_DEVS];
 	size_t ndevs;
@@ -160,6 +161,7 @@ struct tp_endwatch *endwatch_start(const char *own, const char **dirs)
 	struct stat st;
 
 	w->memcgs = memcgs_open(own);
+	w->throttle = pressure_throttle_start();
 	if (stat(".", &st) == 0)
 		endwatch_dev(w, st.st_dev);
 	for (; dirs && *dirs; dirs++)
@@ -211,6 +213,7 @@ void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_
 	endcause_decide(&in, &r->ending);
 	if (cgdir)
 		pressure_read(cgdir, &r->pressure);
+	pressure_throttle_end(w->throttle, &r->pressure);
 }
 
 void endwatch_free(struct tp_endwatch *w)
@@ -218,5 +221,6 @@ void endwatch_free(struct tp_endwatch *w)
 	if (!w)
 		return;
 	memcgs_free(w->memcgs);
+	pressure_throttle_free(w->throttle);
 	free(w);
 }
