@@ -51,6 +51,7 @@ include $(srcdir)/tests/memory.mk
 include $(srcdir)/tests/outputs.mk
 include $(srcdir)/tests/limits.mk
 include $(srcdir)/tests/signals.mk
+include $(srcdir)/tests/end.mk
 include $(srcdir)/tests/opts.mk
 include $(srcdir)/tests/hostile.mk
 include $(srcdir)/tests/nest.mk

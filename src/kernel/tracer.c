@@ -7,6 +7,7 @@
  * records and the trace add exec stops (to name each process). */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <elf.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 #include "basic/messages.h"
+#include "kernel/proc.h"
 #include "kernel/tracer.h"
 
 unsigned tracer_options(bool exec, bool seccomp)
@@ -186,6 +188,39 @@ void tracer_listen(pid_t tid)
 {
 	if (ptrace(PTRACE_LISTEN, tid, 0L, 0L) < 0 && errno != ESRCH)
 		debug_msg("PTRACE_LISTEN %d: %s", (int)tid, strerror(errno));
+}
+
+void tracer_siginfo_sender(const siginfo_t *si, int sig, struct tp_sender *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->signo = sig;
+	if (si->si_pid <= 0 ||
+	    (si->si_code != SI_USER && si->si_code != SI_TKILL && si->si_code != SI_QUEUE))
+		return;
+	s->known = true;
+	s->pid = si->si_pid;
+	s->uid = si->si_uid;
+	/* now: the sender may be gone by the end */
+	if (proc_read_cmdline(si->si_pid, s->command, sizeof(s->command)) < 0 || !s->command[0]) {
+		char path[48];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%d/comm", (int)si->si_pid);
+		n = proc_read(path, s->command, sizeof(s->command));
+		if (n > 0 && s->command[n - 1] == '\n')
+			s->command[n - 1] = '\0';
+		else if (n <= 0)
+			s->command[0] = '\0';
+	}
+}
+
+void tracer_sender(pid_t tid, int sig, struct tp_sender *s)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
+		si.si_pid = 0;
+	tracer_siginfo_sender(&si, sig, s);
 }
 
 int tracer_seccomp_call(pid_t tid, struct tp_syscall *call)

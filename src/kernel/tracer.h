@@ -4,6 +4,7 @@
 #ifndef TPMON_TRACER_H
 #define TPMON_TRACER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -87,6 +88,22 @@ int tracer_stop_regs(pid_t tid, struct tp_syscall *call);
  * original to the process.  -1 with errno, and *@what naming the call
  * that failed. */
 int tracer_copy_fd(pid_t pid, int fd, const char **what);
+/* Who sent a signal, as its siginfo tells (another process's kill(2),
+ * tgkill(2) or sigqueue(3); the kernel's own signals have no sender). */
+struct tp_sender {
+	bool known;
+	int signo;
+	pid_t pid;
+	uid_t uid;
+	char command[256];	/* its command line (or comm), read at once */
+};
+
+/* At a signal-delivery stop of @tid (TP_EV_SIGNAL) for @sig: fill @s
+ * from PTRACE_GETSIGINFO (s->known false when no process sent it). */
+void tracer_sender(pid_t tid, int sig, struct tp_sender *s);
+/* The same from the siginfo @si of @sig (sigtimedwait(2)'s, for a signal
+ * to tpmon itself). */
+void tracer_siginfo_sender(const siginfo_t *si, int sig, struct tp_sender *s);
 
 /* Is @sig one that causes a group-stop? */
 bool tracer_is_stop_signal(int sig);

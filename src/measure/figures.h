@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "kernel/cgroup.h"
+#include "measure/endcause.h"
 #include "measure/gpu.h"
+#include "kernel/pressure.h"
 #include "config/limitset.h"
 #include "track/nested.h"
 #include "track/ptree.h"
@@ -82,6 +84,8 @@ struct tp_summary {
 	struct tp_utilization_figures usage;	/* utilization, cpu-hours, memory growth */
 	double stopped_at;		/* s from start when tpmon began to stop
 					 * the tree (limit, signal); <0 never */
+	struct tp_end ending;		/* why it ended (endcause.h) */
+	struct tp_cg_pressure pressure;	/* the run's cgroup's, for the notes */
 	struct tp_snapshot *snapshots;	/* owned; free with figures_summary_free() */
 	size_t nsnapshots;
 };

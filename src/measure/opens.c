@@ -27,6 +27,8 @@ struct tp_file {
 	char *where;		/* a path tpmon can stat at the end */
 	uint64_t dev, size_initial;
 	bool existed;		/* stat() found it at its first open */
+	uint64_t wdev;		/* opened for writing: the device of the file
+				 * or of its directory; 0 otherwise */
 	unsigned long opens;
 	struct tp_file *hnext, *next;
 };
@@ -54,7 +56,28 @@ struct tp_opens *opens_new(void)
 	return f;
 }
 
-static void record(struct tp_opens *f, const char *path, const char *where)
+/* The device that a write to @where goes to: the file's, else (a file
+ * being created) its directory's; 0 when neither can be seen. */
+static uint64_t write_dev(const char *where)
+{
+	struct stat st;
+	char *dir, *slash;
+	uint64_t dev = 0;
+
+	if (stat(where, &st) == 0)
+		return (uint64_t)st.st_dev;
+	dir = xstrdup(where);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		if (stat(*dir ? dir : "/", &st) == 0)
+			dev = (uint64_t)st.st_dev;
+	}
+	free(dir);
+	return dev;
+}
+
+static void record(struct tp_opens *f, const char *path, const char *where, bool writing)
 {
 	unsigned h = hash(path);
 	struct tp_file *e;
@@ -63,6 +86,8 @@ static void record(struct tp_opens *f, const char *path, const char *where)
 	for (e = f->buckets[h]; e; e = e->hnext)
 		if (!strcmp(e->path, path)) {
 			e->opens++;
+			if (writing && !e->wdev)
+				e->wdev = write_dev(where);
 			return;
 		}
 	e = xcalloc(1, sizeof(*e));
@@ -73,6 +98,8 @@ static void record(struct tp_opens *f, const char *path, const char *where)
 		e->dev = (uint64_t)st.st_dev;
 		e->size_initial = (uint64_t)st.st_size;
 	}
+	if (writing)
+		e->wdev = write_dev(where);
 	e->opens = 1;
 	e->hnext = f->buckets[h];
 	f->buckets[h] = e;
@@ -91,18 +118,27 @@ static int read_string(pid_t tid, unsigned long addr, char *buf, size_t len)
 	return memchr(buf, '\0', (size_t)n) ? 0 : -1;
 }
 
-/* Which argument holds the path and which the dirfd (-1: none). */
-static int path_arg(long nr, int *dirfd_arg)
+/* Which argument holds the path and which the dirfd (-1: none); whether
+ * the call opens for writing (openat2's flags are in memory: not read). */
+static int path_arg(const struct tp_syscall *call, int *dirfd_arg, bool *writing)
 {
+	long nr = call->nr;
+	const uint64_t w = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC;
+
 	*dirfd_arg = -1;
 #ifdef SYS_open
-	if (nr == SYS_open)
+	if (nr == SYS_open) {
+		*writing = (call->args[1] & w) != 0;
 		return 0;
+	}
 #endif
 #ifdef SYS_creat
-	if (nr == SYS_creat)
+	if (nr == SYS_creat) {
+		*writing = true;
 		return 0;
+	}
 #endif
+	*writing = nr == SYS_openat && (call->args[2] & w) != 0;
 	if (nr == SYS_openat
 #ifdef SYS_openat2
 	    || nr == SYS_openat2
@@ -119,6 +155,7 @@ void opens_syscall(struct tp_opens *f, pid_t tid)
 	struct tp_syscall call;
 	char path[4096], where[4200];
 	int arg, dfd_arg;
+	bool writing;
 
 	if (tracer_seccomp_call(tid, &call) < 0) {
 		/* EIO before 5.3 (RHEL 8's 4.18): the open cannot be read;
@@ -130,7 +167,7 @@ void opens_syscall(struct tp_opens *f, pid_t tid)
 		}
 		return;
 	}
-	arg = path_arg(call.nr, &dfd_arg);
+	arg = path_arg(&call, &dfd_arg, &writing);
 	if (arg < 0 || read_string(tid, (unsigned long)call.args[arg], path, sizeof(path)) < 0)
 		return;
 	if (path[0] == '/')
@@ -140,7 +177,7 @@ void opens_syscall(struct tp_opens *f, pid_t tid)
 			 (int)call.args[dfd_arg], path);
 	else
 		snprintf(where, sizeof(where), "/proc/%d/cwd/%s", (int)tid, path);
-	record(f, path, where);
+	record(f, path, where, writing);
 }
 
 void opens_exec(struct tp_opens *f, pid_t tid)
@@ -153,7 +190,7 @@ void opens_exec(struct tp_opens *f, pid_t tid)
 	if (n <= 0)
 		return;
 	exe[n] = '\0';
-	record(f, exe, exe);
+	record(f, exe, exe, false);
 }
 
 int opens_write(const struct tp_opens *f, const char *template)
@@ -192,6 +229,15 @@ int opens_write(const struct tp_opens *f, const char *template)
 	free(buf);
 	free(path);
 	return r;
+}
+
+void opens_written_devs(const struct tp_opens *f, void (*fn)(void *arg, dev_t dev), void *arg)
+{
+	const struct tp_file *e;
+
+	for (e = f ? f->first : NULL; e; e = e->next)
+		if (e->wdev)
+			fn(arg, (dev_t)e->wdev);
 }
 
 void opens_free(struct tp_opens *f)

@@ -16,6 +16,9 @@ void opens_syscall(struct tp_opens *f, pid_t tid);
 void opens_exec(struct tp_opens *f, pid_t tid);
 /* Write TEMPLATE.files.  Missing file sizes at the end are 0. */
 int opens_write(const struct tp_opens *f, const char *template);
+/* Call @fn with the device of each file opened for writing (the file
+ * system it was created on, for a new one), as far as the opens showed. */
+void opens_written_devs(const struct tp_opens *f, void (*fn)(void *arg, dev_t dev), void *arg);
 void opens_free(struct tp_opens *f);
 
 #endif

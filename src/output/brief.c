@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "output/brief.h"
+#include "measure/endnotes.h"
 #include "basic/compat.h"
 #include "basic/resources.h"
 #include "basic/safetext.h"
@@ -45,6 +46,30 @@ static void ending(FILE *f, const struct tp_summary *r)
 		fprintf(f, "exit status %d", r->exit_status);
 	fprintf(f, " after %.2f s wall, %.2f s CPU\n", value(r, TP_RES_WALL_TIME),
 		value(r, TP_RES_CPU_TIME));
+}
+
+/* Why it ended, when more than its exit status, with the sender's
+ * command line in its shown form; then the notes' codes. */
+static void cause(FILE *f, const struct tp_options *o, const struct tp_summary *r)
+{
+	struct tp_note notes[TP_NOTES_MAX];
+	size_t i, n = endnotes_compute(r, &o->limits, notes);
+
+	if (r->ending.cause != TP_END_UNKNOWN && r->ending.cause != TP_END_EXITED) {
+		fprintf(f, "  cause     %s: ", endcause_name(r->ending.cause));
+		safetext_put(f, r->ending.detail);
+		if (r->ending.sender.known && r->ending.sender.command[0]) {
+			char *c = safetext_clip(r->ending.sender.command, 80);
+
+			fprintf(f, "; command: %s", c);
+			free(c);
+		}
+		fputc('\n', f);
+	}
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? ", " : "  notes     ", notes[i].code);
+	if (n)
+		fputc('\n', f);
 }
 
 static void stop(FILE *f, const struct tp_options *o, const struct tp_summary *r)
@@ -102,6 +127,7 @@ void brief_print(FILE *f, const struct tp_options *o, const struct tp_summary *r
 	fprintf(f, "tpmon: %s\n", command);
 	free(command);
 	ending(f, r);
+	cause(f, o, r);
 	fprintf(f, "  cores     %.2f mean, %.2f peak; %.0f%% of %g %s\n", r->cores_avg,
 		value(r, TP_RES_CORES), r->usage.mean, r->usage.ref,
 		o->limits.set[TP_RES_CORES] ? "declared" : "on this machine");

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output/cctools.h"
+#include "output/endjson.h"
 #include "basic/messages.h"
 #include "basic/jsontext.h"
 #include "basic/outfile.h"
@@ -283,6 +284,7 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	/* disk and total_files are then lower bounds */
 	if (r->disk_partial)
 		json_object_set_new(root, "disk_partial", json_true());
+	endjson_add(root, o, r);
 	add_verbatim(root, o);
 	return root;
 }
@@ -301,7 +303,7 @@ bool summary_field_reserved(const char *key)
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",
 		"cpu_hours_allotted", "cpu_hours_unused", "memory_share", "memory_growth",
-		"max_concurrent_threads", "lower_bounds",
+		"max_concurrent_threads", "lower_bounds", "ending", "retry", "notes",
 	};
 	size_t i;
 

@@ -23,6 +23,7 @@
 #include "program/run.h"
 #include "measure/sampler.h"
 #include "kernel/sandbox.h"
+#include "kernel/tracer.h"
 
 #define FIRST_DELAY 0.01		/* first sampling interval, s */
 #define DELAY_GROWTH 1.25		/* back-off factor per sample */
@@ -408,7 +409,7 @@ static void on_timer(struct tp_monitor *m)
 
 /* SIGINT, SIGTERM, SIGHUP or SIGQUIT to tpmon: stop the task as for a
  * limit; a second one skips the grace. */
-static void on_monitor_signal(struct tp_monitor *m, int sig)
+static void on_monitor_signal(struct tp_monitor *m, int sig, const siginfo_t *si)
 {
 	if (m->detach)
 		return;		/* --pid: already leaving the processes alone */
@@ -417,6 +418,7 @@ static void on_monitor_signal(struct tp_monitor *m, int sig)
 		return;
 	}
 	m->r.rep->monitor_signal = sig;
+	tracer_siginfo_sender(si, sig, &m->r.monitor_sender);	/* the summary's ending */
 	if (m->r.rep->exit_type != TP_EXIT_TYPE_LIMITS)
 		m->r.rep->exit_type = TP_EXIT_TYPE_SIGNAL;
 	if (m->r.o->pid && m->r.wd.phase == TP_RUNNING) {
@@ -463,12 +465,11 @@ static struct tp_track_sink sink_of(struct tp_monitor *m)
 }
 
 /* Sleep until a signal or the next deadline, whichever comes first. */
-static int wait_signal(struct tp_monitor *m)
+static int wait_signal(struct tp_monitor *m, siginfo_t *si)
 {
 	bool pause = paused(m);
 	double d = m->events_pending && !pause ? 0 : next_deadline(m) - now_rel(m);
 	struct timespec ts;
-	siginfo_t si;
 
 	if (d < 0)
 		d = 0;
@@ -476,12 +477,13 @@ static int wait_signal(struct tp_monitor *m)
 	ts.tv_nsec = (long)((d - floor(d)) * 1e9);
 	/* a pause does not end at SIGCHLD: the events it leaves are known
 	 * to be pending */
-	return sigtimedwait(pause ? &m->r.sigset_paused : &m->r.sigset, &si, &ts);
+	return sigtimedwait(pause ? &m->r.sigset_paused : &m->r.sigset, si, &ts);
 }
 
 static void loop(struct tp_monitor *m)
 {
 	while ((!m->root_done || m->r.tree.nlive > 0) && !m->detach) {
+		siginfo_t si;
 		int sig;
 
 		if (m->r.tk->ops->live && m->root_done && m->no_children) {
@@ -490,12 +492,12 @@ static void loop(struct tp_monitor *m)
 			warn_msg("%u processes vanished untracked", m->r.tree.nlive);
 			break;
 		}
-		sig = wait_signal(m);
+		sig = wait_signal(m, &si);
 		start_turn(m);
 		if (sig == SIGUSR1 || sig == SIGUSR2)
 			forward_signal(m, sig);
 		else if (sig > 0 && sig != SIGCHLD && sig != SIGIO)
-			on_monitor_signal(m, sig);
+			on_monitor_signal(m, sig, &si);
 		/* the timers first (limits, a sample in progress): new
 		 * processes can wait in their attach stops, a sample cut
 		 * into turns must not fall behind a growing tree */

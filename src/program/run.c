@@ -216,6 +216,8 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
+	endwatch_fill(r->endw, r->rep, r->files, r->rep->monitor_signal ? &r->monitor_sender :
+		      r->tk->ptraced ? &r->tk->sender : NULL, r->cg ? cgrun_v2_task(r->cg) : NULL);
 	if (r->live) {
 		struct tp_live_point p;
 
@@ -504,6 +506,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 		return TP_STATUS_FAILURE;
 	}
 	r->signals_set = true;
+	r->endw = endwatch_start(cg ? cgrun_v2_task(cg) : NULL, o->measure_dirs);
 	if (o->snapshot_events && start_watch(r) < 0)
 		return TP_STATUS_FAILURE;
 	raise_fd_limit(r);
@@ -579,6 +582,7 @@ void run_close(struct tp_run *r)
 	figures_free(&r->fig);
 	series_close(r->series);
 	opens_free(r->files);
+	endwatch_free(r->endw);
 	snapevents_free(r->watch);
 	ptree_free(&r->tree);
 	track_free(r->tk);

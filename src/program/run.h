@@ -47,6 +47,8 @@ struct tp_run {
 	struct tp_snapevents *watch;	/* --snapshot-events, or NULL */
 	struct tp_cgrun *cg;		/* the task's cgroups (borrowed), or NULL */
 	struct tp_live *live;		/* live figures (src/live), or NULL */
+	struct tp_endwatch *endw;	/* why the task ended (endcause.h) */
+	struct tp_sender monitor_sender;	/* of the signal that stopped tpmon */
 	pid_t root, self;		/* the task's main process, tpmon */
 	double t0;			/* CLOCK_MONOTONIC at the start */
 	sigset_t sigset;		/* what the loop waits for */

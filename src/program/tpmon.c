@@ -198,6 +198,21 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 	return c;
 }
 
+/* A command that could not run (@status 126 or 127): a summary that says
+ * so.  Not in cctools mode, where the engines see a monitor error. */
+static void not_run(const struct tp_options *o, struct tp_summary *rep, int status)
+{
+	struct tp_end_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.not_found = true;
+	in.exec_errno = status == TP_STATUS_NOTFOUND ? ENOENT : EACCES;
+	rep->end = rep->start;
+	rep->exit_status = status;
+	endcause_decide(&in, &rep->ending);
+	summary_write(o, rep);
+}
+
 /* Subcommands, chosen by argv[1]; anything else is a command to monitor. */
 static const struct subcommand {
 	const char *name;
@@ -256,6 +271,9 @@ int main(int argc, char **argv)
 	else
 		memset(&rep, 0, sizeof(rep));
 	cgrun_close(cg);
+	if ((status == TP_STATUS_NOTFOUND || status == TP_STATUS_NOEXEC) &&
+	    o.exit_codes != TP_CODES_CCTOOLS)
+		not_run(&o, &rep, status);
 	if (status != 0) {
 		status = failure(&o, status);
 	} else if (summary_write(&o, &rep) < 0) {

@@ -210,13 +210,25 @@ static void on_seccomp(struct tp_track *tk, const struct tp_event *ev)
 	tracer_resume(ev->tid, 0);
 }
 
+/* A signal about to be delivered: who sent it, if it is for the root
+ * (the summary's end names the sender of a fatal one). */
+static void on_signal(struct tp_track *tk, const struct tp_event *ev)
+{
+	const struct tp_thread *th = ev->sig != SIGCHLD ? ptree_thread(tk->tree, ev->tid) : NULL;
+
+	/* a signal to the process may be delivered to any of its threads */
+	if (th && th->proc->pid == tk->root)
+		tracer_sender(ev->tid, ev->sig, &tk->sender);
+	tracer_resume(ev->tid, ev->sig);
+}
+
 static void dispatch(struct tp_track *tk, struct tp_event *ev)
 {
 	switch (ev->kind) {
 	case TP_EV_NEW_CHILD: on_new_child(tk, ev); break;
 	case TP_EV_EXEC: on_exec(tk, ev); break;
 	case TP_EV_PTRACE_STOP: on_ptrace_stop(tk, ev); break;
-	case TP_EV_SIGNAL: tracer_resume(ev->tid, ev->sig); break;
+	case TP_EV_SIGNAL: on_signal(tk, ev); break;
 	case TP_EV_SECCOMP: on_seccomp(tk, ev); break;
 	case TP_EV_EXITED:
 	case TP_EV_KILLED: on_reaped(tk, ev); break;

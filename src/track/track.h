@@ -74,6 +74,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include "config/options.h"
+#include "kernel/tracer.h"
 #include "track/ptree.h"
 
 struct tp_cgrun;
@@ -158,6 +159,8 @@ struct tp_track {
 	 * cgroup backend without the proc connector, or with events lost;
 	 * --pid, when the tree changed faster than the attach's scans */
 	bool counts_partial;
+	struct tp_sender sender;	/* of the last signal delivered to the
+					 * root (ptrace), for the summary's end */
 	void *priv;			/* the backend's state (its constructor's) */
 };
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/sizing/sizing.h"
+#include "basic/rounding.h"
 #include "basic/xmalloc.h"
 
 int rp_strat_parse(const char *arg, struct rp_strat *s, char *why, size_t len)
@@ -78,24 +79,17 @@ int rp_task_usable(const struct rp_task *t)
 
 int64_t rp_round_memory(double mb)
 {
-	double step = mb <= 1024 ? 64 : mb <= 16384 ? 256 : 1024;
-	double v = ceil(mb / step - 1e-9) * step;
-
-	return (int64_t)(v < 64 ? 64 : v);
+	return round_memory_mb(mb);
 }
 
 int64_t rp_round_time(double s)
 {
-	double v = ceil(s / 60 - 1e-9) * 60;
-
-	return (int64_t)(v < 60 ? 60 : v);
+	return round_wall_s(s);
 }
 
 int64_t rp_round_cores(double cores)
 {
-	double v = ceil(cores - 0.1);
-
-	return (int64_t)(v < 1 ? 1 : v);
+	return round_cores(cores);
 }
 
 /* The figure of the @n sorted values @x the strategy takes. */

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/* mounts.c: /proc/self/mountinfo parsed line by line, and the fullness of
+ * a device's file system, read with statvfs(3) at its mount point. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include "kernel/mounts.h"
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/* The next space-separated field of *@p, NUL-terminated, or NULL. */
+static char *field(char **p)
+{
+	char *s = *p, *e;
+
+	if (!s || !*s)
+		return NULL;
+	e = strchr(s, ' ');
+	if (e) {
+		*e = '\0';
+		*p = e + 1;
+	} else {
+		*p = NULL;
+	}
+	return s;
+}
+
+int mounts_parse_line(char *line, struct tp_mount *m)
+{
+	char *p = line, *f[5], *dash;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (!(f[i] = field(&p)))
+			return -1;
+	if (sscanf(f[2], "%u:%u", &m->major, &m->minor) != 2)
+		return -1;
+	do	/* optional fields, up to the "-" */
+		dash = field(&p);
+	while (dash && strcmp(dash, "-"));
+	if (!dash || !(m->fstype = field(&p)) || !field(&p))
+		return -1;
+	m->super = p ? p : "";
+	unescape(f[3]);
+	unescape(f[4]);
+	m->root = f[3];
+	m->point = f[4];
+	return 0;
+}
+
+int mounts_each(int (*fn)(const struct tp_mount *m, void *arg), void *arg)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int r = 0;
+
+	if (!f)
+		return -1;
+	while (r == 0 && (n = getline(&line, &cap, f)) > 0) {
+		struct tp_mount m;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		if (mounts_parse_line(line, &m) == 0)
+			r = fn(&m, arg);
+	}
+	free(line);
+	fclose(f);
+	return r;
+}
+
+struct dev_full {
+	dev_t dev;
+	char *point;
+	size_t size;
+	bool *inodes;
+	int found;
+};
+
+static int check_mount(const struct tp_mount *m, void *arg)
+{
+	struct dev_full *d = arg;
+	struct statvfs sv;
+
+	if (makedev(m->major, m->minor) != d->dev || statvfs(m->point, &sv) < 0)
+		return 0;
+	snprintf(d->point, d->size, "%s", m->point);
+	*d->inodes = sv.f_files > 0 && sv.f_favail == 0;
+	/* less than 64 KiB left: a write of the usual size would fail */
+	d->found = (uint64_t)sv.f_bavail * sv.f_frsize < 65536 || *d->inodes ? 1 : 0;
+	return 1;
+}
+
+int mounts_dev_full(dev_t dev, char *point, size_t size, bool *inodes)
+{
+	struct dev_full d = { dev, point, size, inodes, -1 };
+
+	*inodes = false;
+	if (mounts_each(check_mount, &d) < 0)
+		return -1;
+	return d.found;
+}

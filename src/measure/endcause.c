@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* endcause.c: why the task ended (see endcause.h): the decision, pure,
+ * and the watch that finds its inputs (OOM counters, full file systems). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "basic/xmalloc.h"
+#include "kernel/mounts.h"
+#include "measure/endcause.h"
+#include "measure/figures.h"
+#include "measure/opens.h"
+
+const char *endcause_name(enum tp_end_cause c)
+{
+	static const char *const names[] = {
+		[TP_END_EXITED] = "exited", [TP_END_LIMIT] = "limit",
+		[TP_END_OOM_KILL] = "oom_kill", [TP_END_SIGNAL] = "signal",
+		[TP_END_NO_SPACE] = "no_space", [TP_END_NOT_FOUND] = "not_found",
+	};
+
+	return c > TP_END_UNKNOWN && c <= TP_END_NOT_FOUND ? names[c] : NULL;
+}
+
+/* "killed by signal 15 (Terminated)" or "exited with status 1". */
+static void how(const struct tp_end_in *in, char *buf, size_t len)
+{
+	if (in->signal)
+		snprintf(buf, len, "killed by signal %d (%s)", in->signal, strsignal(in->signal));
+	else
+		snprintf(buf, len, "exited with status %d", in->exit_status);
+}
+
+static void oom_detail(const struct tp_oom_found *oom, struct tp_end *out)
+{
+	if (oom->machine) {
+		snprintf(out->detail, sizeof(out->detail),
+			 "killed by the kernel's OOM killer: the machine ran out of memory");
+		return;
+	}
+	if (oom->limit_known) {
+		out->oom_limit_mb = (double)oom->limit / 1048576.0;
+		snprintf(out->detail, sizeof(out->detail),
+			 "killed by the OOM killer of cgroup %s, whose memory limit is %.0f MB",
+			 oom->cgroup, out->oom_limit_mb);
+	} else {
+		snprintf(out->detail, sizeof(out->detail),
+			 "killed by the OOM killer of cgroup %s", oom->cgroup);
+	}
+}
+
+static void signal_detail(const struct tp_end_in *in, struct tp_end *out)
+{
+	char h[128];
+
+	how(in, h, sizeof(h));
+	if (out->sender.known)
+		snprintf(out->detail, sizeof(out->detail), "%s sent by process %d (uid %u)", h,
+			 (int)out->sender.pid, (unsigned)out->sender.uid);
+	else if (in->signal == SIGKILL && in->oom && in->oom->unreadable[0])
+		snprintf(out->detail, sizeof(out->detail),
+			 "%s; the OOM could not be checked: cannot read cgroup %s", h,
+			 in->oom->unreadable);
+	else
+		snprintf(out->detail, sizeof(out->detail), "%s", h);
+}
+
+/* The cause of a task that ran and ended on its own terms or a signal. */
+static void ran(const struct tp_end_in *in, struct tp_end *out)
+{
+	char h[128];
+	bool failed = in->signal || in->exit_status;
+
+	out->signal = in->signal;
+	if (in->sender && in->sender->known && in->sender->signo == in->signal && in->signal)
+		out->sender = *in->sender;
+	how(in, h, sizeof(h));
+	if (failed && in->full) {
+		out->cause = TP_END_NO_SPACE;
+		snprintf(out->detail, sizeof(out->detail), "%s; the file system at %s has no %s left",
+			 h, in->full_point, in->full_inodes ? "inodes" : "space");
+	} else if (in->signal) {
+		out->cause = TP_END_SIGNAL;
+		signal_detail(in, out);
+	} else {
+		out->cause = TP_END_EXITED;
+		snprintf(out->detail, sizeof(out->detail), "%s", h);
+	}
+}
+
+void endcause_decide(const struct tp_end_in *in, struct tp_end *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (in->not_found) {
+		out->cause = TP_END_NOT_FOUND;
+		snprintf(out->detail, sizeof(out->detail), "the command could not be run: %s",
+			 strerror(in->exec_errno));
+		return;
+	}
+	if (!in->ended)
+		return;
+	/* the kernel's own kill has no sender */
+	if (in->signal == SIGKILL && in->oom && in->oom->found) {
+		out->cause = TP_END_OOM_KILL;
+		out->signal = SIGKILL;
+		oom_detail(in->oom, out);
+	} else if (in->limit) {
+		out->cause = TP_END_LIMIT;
+		out->signal = in->signal;
+		if (in->limit_name)
+			snprintf(out->detail, sizeof(out->detail),
+				 "tpmon stopped it: %s over its limit", in->limit_name);
+		else
+			snprintf(out->detail, sizeof(out->detail),
+				 "tpmon stopped it at its end time");
+	} else if (in->monitor_signal) {
+		out->cause = TP_END_SIGNAL;
+		out->signal = in->signal ? in->signal : in->monitor_signal;
+		if (in->sender && in->sender->known && in->sender->signo == in->monitor_signal)
+			out->sender = *in->sender;
+		if (out->sender.known)
+			snprintf(out->detail, sizeof(out->detail),
+				 "tpmon got signal %d (%s) from process %d (uid %u) and stopped it",
+				 in->monitor_signal, strsignal(in->monitor_signal),
+				 (int)out->sender.pid, (unsigned)out->sender.uid);
+		else
+			snprintf(out->detail, sizeof(out->detail),
+				 "tpmon got signal %d (%s) and stopped it", in->monitor_signal,
+				 strsignal(in->monitor_signal));
+	} else {
+		ran(in, out);
+	}
+}
+
+#define ENDWATCH_DEVS 64
+
+struct tp_endwatch {
+	struct tp_memcgs *memcgs;
+	struct tp_throttle *throttle;	/* the enclosing cgroups' CPU quotas */
+	struct tp_oom_found oom;
+	dev_t devs[ENDWATCH_DEVS];
+	size_t ndevs;
+	char point[512];
+};
+
+void endwatch_dev(struct tp_endwatch *w, dev_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < w->ndevs; i++)
+		if (w->devs[i] == dev)
+			return;
+	if (w->ndevs < ENDWATCH_DEVS)
+		w->devs[w->ndevs++] = dev;
+}
+
+struct tp_endwatch *endwatch_start(const char *own, const char **dirs)
+{
+	struct tp_endwatch *w = xcalloc(1, sizeof(*w));
+	struct stat st;
+
+	w->memcgs = memcgs_open(own);
+	w->throttle = pressure_throttle_start();
+	if (stat(".", &st) == 0)
+		endwatch_dev(w, st.st_dev);
+	for (; dirs && *dirs; dirs++)
+		if (stat(*dirs, &st) == 0)
+			endwatch_dev(w, st.st_dev);
+	return w;
+}
+
+void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in)
+{
+	size_t i;
+
+	memcgs_check(w->memcgs, &w->oom);
+	in->oom = &w->oom;
+	for (i = 0; failed && i < w->ndevs; i++)
+		if (mounts_dev_full(w->devs[i], w->point, sizeof(w->point), &in->full_inodes) == 1) {
+			in->full = true;
+			in->full_point = w->point;
+			return;
+		}
+}
+
+static void written_dev(void *w, dev_t dev)
+{
+	endwatch_dev(w, dev);
+}
+
+void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_opens *files,
+		   const struct tp_sender *sender, const char *cgdir)
+{
+	struct tp_end_in in;
+	int i;
+
+	memset(&in, 0, sizeof(in));
+	in.ended = !r->exit_unknown;
+	in.limit = r->exit_type == TP_EXIT_TYPE_LIMITS;
+	for (i = 0; in.limit && i < TP_RES__COUNT; i++)
+		if (r->exceeded.set[i]) {
+			in.limit_name = res_info(i)->name;
+			break;
+		}
+	in.exit_status = r->exit_status;
+	in.signal = r->signal;
+	in.monitor_signal = r->monitor_signal;
+	in.sender = sender;
+	opens_written_devs(files, written_dev, w);
+	if (in.ended)
+		endwatch_finish(w, r->signal || r->exit_status, &in);
+	endcause_decide(&in, &r->ending);
+	if (cgdir)
+		pressure_read(cgdir, &r->pressure);
+	pressure_throttle_end(w->throttle, &r->pressure);
+}
+
+void endwatch_free(struct tp_endwatch *w)
+{
+	if (!w)
+		return;
+	memcgs_free(w->memcgs);
+	pressure_throttle_free(w->throttle);
+	free(w);
+}

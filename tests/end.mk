@@ -1,0 +1,17 @@
+## SPDX-License-Identifier: MIT
+## tests/end.mk: why a task ended, what to ask for next time, and notes
+## (the summary's ending, retry and notes; issue 33).  Included by
+## tests/local.mk, after tests/limits.mk (tests/limits-common.sh).
+TP_END_TESTS = \
+	tests/end-cause.test \
+	tests/end-oom.test \
+	tests/end-throttle.test
+TESTS += $(TP_END_TESTS)
+EXTRA_DIST += $(TP_END_TESTS)
+
+# the decisions: cause, notes and retry on hand-made summaries, and the
+# parsers of mountinfo, oom_kill counters and PSI
+check_PROGRAMS += tests/unit/test-endcause
+TESTS += tests/unit/test-endcause
+tests_unit_test_endcause_SOURCES = tests/unit/test-endcause.c tests/unit/tap.h
+tests_unit_test_endcause_LDADD = $(TPMON_LIBS)
