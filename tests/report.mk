@@ -12,6 +12,9 @@ UNIT_TESTS += tests/unit/test-report-timeline
 UNIT_TESTS += tests/unit/test-report-sizing
 tests_unit_test_report_sizing_SOURCES = tests/unit/test-report-sizing.c tests/unit/tap.h
 tests_unit_test_report_sizing_LDADD = $(REPORT_LIBS)
+UNIT_TESTS += tests/unit/test-report-labels
+tests_unit_test_report_labels_SOURCES = tests/unit/test-report-labels.c tests/unit/tap.h
+tests_unit_test_report_labels_LDADD = $(REPORT_LIBS)
 tests_unit_test_report_timeline_SOURCES = tests/unit/test-report-timeline.c tests/unit/tap.h
 tests_unit_test_report_timeline_LDADD = $(REPORT_LIBS)
 

@@ -21,7 +21,6 @@
 #define PLOT_W 720
 #define PLOT_H 400
 /* Longest group name in a title, in bytes of its shown form. */
-#define TITLE_NAME_MAX 60
 static const char *const mode_color[RP_MODE__COUNT] = {
 	"#d95f02", "#1b9e77", "#7570b3"
 };
@@ -135,7 +134,7 @@ static void axis_label(FILE *f, const char *axis, enum rp_res r)
  * @what and, when @n > 0, the number of tasks. */
 static char *group_title(const struct rp_cat *c, const char *what, size_t n)
 {
-	char *name = safetext_clip(c->group->name, TITLE_NAME_MAX), *t;
+	char *name = xstrdup(c->group->label ? c->group->label : ""), *t;
 
 	if (n > 0)
 		t = xasprintf("%s: %s, %zu tasks", name, what, n);
@@ -325,7 +324,8 @@ static int scatter_data(struct gp *g, size_t index, const struct rp_store *st,
 	for (i = 0; d[0] && d[1] && d[2] && i < c->group->n; i++) {
 		const struct rp_task *t = &st->tasks[c->group->idx[i]];
 
-		if (!isfinite(t->v[RP_MEMORY]) || !isfinite(t->v[RP_WALL_TIME]))
+		if (t->end == RP_RUNNING || !isfinite(t->v[RP_MEMORY]) ||
+		    !isfinite(t->v[RP_WALL_TIME]))
 			continue;
 		fprintf(d[t->end], "%.15g %.15g\n", t->v[RP_WALL_TIME], t->v[RP_MEMORY]);
 		count[t->end]++;

@@ -32,7 +32,6 @@ static const char *const palette[] = {
 #define LABELS_MAX 40
 /* Longest group name in the key and host name shown, in bytes of its
  * shown form (the key is near the picture's edge). */
-#define KEY_NAME_MAX 22
 #define HOST_MAX_SHOWN 20
 
 static int by_host_start(const void *a, const void *b)
@@ -350,31 +349,24 @@ struct key {
 static void key_entries(FILE *s, const struct rp_group *g, size_t ng, const int *slot,
 			size_t nother)
 {
-	const char **names = xreallocarray(NULL, ng ? ng : 1, sizeof(char *));
-	char **shortn, *name;
 	size_t i;
 	int k;
 
-	for (i = 0; i < ng; i++)
-		names[i] = g[i].name;
-	shortn = rp_short_names(names, ng);
 	for (k = 0; k < KEY_MAX; k++)
 		for (i = 0; i < ng; i++) {
 			if (slot[i] != k)
 				continue;
-			name = rp_clip_middle(shortn[i], KEY_NAME_MAX);
 			fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", palette[k]);
-			gp_text(s, name);
-			free(name);
+			gp_text(s, g[i].label);
 		}
 	if (nother) {
+		char *name;
+
 		fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", OTHER);
 		name = xasprintf("other (%zu groups)", nother);
 		gp_text(s, name);
 		free(name);
 	}
-	rp_short_names_free(shortn, ng);
-	free(names);
 }
 
 /* The script: two panels sharing the time axis. */
