@@ -61,7 +61,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	char al[32], fit[16], waste[16];
 	int m, a;
 
-	fputs("<table class=\"allocations\"><tr><th>first allocation</th>", f);
+	fputs("<table class=\"allocations\"><tr><th>cctools' first allocation</th>", f);
 	for (a = 0; a < RP_A__COUNT; a++)
 		fprintf(f, "<th>%s</th><th>fit</th><th>waste</th>",
 			rp_res_info(rp_ares_res(a))->name);

@@ -76,6 +76,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	char al[32], fit[16], waste[16];
 	int m, a;
 
+	fputs("  cctools' first allocations (what Work Queue and TaskVine would choose):\n", f);
 	fprintf(f, "  %-14s", "first alloc.");
 	for (a = 0; a < RP_A__COUNT; a++)
 		fprintf(f, "%10s %4s %5s", rp_res_info(rp_ares_res(a))->name,
