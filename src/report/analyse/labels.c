@@ -85,45 +85,101 @@ static const char *last_parts(const char *s, size_t k)
 	return s;
 }
 
-/* k[i]: how many last parts of group i's name no other group ends with. */
+/* For sorting the groups by their current suffixes. */
+struct suffix {
+	const char *s;
+	size_t i;
+};
+
+static int by_suffix(const void *a, const void *b)
+{
+	return strcmp(((const struct suffix *)a)->s, ((const struct suffix *)b)->s);
+}
+
+/* k[i]: how many last parts of group i's name no other group ends with.
+ * Each round sorts the current suffixes and lengthens those that clash
+ * (and are not the whole name): n log n a round, not n^2. */
 static void distinct_parts(const struct rp_group *g, size_t n, size_t *k)
 {
+	struct suffix *x = xreallocarray(NULL, n ? n : 1, sizeof(*x));
 	bool again = true;
-	size_t i, j;
+	size_t i, j, e;
 
 	for (i = 0; i < n; i++)
 		k[i] = 1;
 	while (again) {
 		again = false;
 		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n; j++) {
-				const char *a = last_parts(g[i].name, k[i]);
-				const char *b = last_parts(g[j].name, k[j]);
-
-				if (strcmp(a, b) != 0 || (a == g[i].name && b == g[j].name))
-					continue;
-				k[i] += a != g[i].name;
-				k[j] += b != g[j].name;
-				again = true;
-			}
+			x[i] = (struct suffix){ last_parts(g[i].name, k[i]), i };
+		qsort(x, n, sizeof(*x), by_suffix);
+		for (i = 0; i < n; i = e) {
+			for (e = i + 1; e < n && strcmp(x[e].s, x[i].s) == 0; e++)
+				;
+			for (j = i; e - i > 1 && j < e; j++)
+				if (x[j].s != g[x[j].i].name) {
+					k[x[j].i]++;
+					again = true;
+				}
+		}
 	}
+	free(x);
 }
 
-/* Does a group before @i have the label @s? */
-static bool taken(const struct rp_group *g, size_t i, const char *s)
+static int by_label(const void *a, const void *b)
 {
-	size_t j;
+	const struct suffix *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
 
-	for (j = 0; j < i; j++)
-		if (strcmp(g[j].label, s) == 0)
-			return true;
-	return false;
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Group @i's label numbered @d: its cut suffix and " (d)". */
+static void number(struct rp_group *g, size_t i, size_t k, size_t d)
+{
+	char *base = safetext_dup(last_parts(g[i].name, k));
+	char *cut = rp_label_cut(base, RP_LABEL_MAX - 5);
+
+	free(g[i].label);
+	g[i].label = xasprintf("%s (%zu)", cut, d);
+	free(cut);
+	free(base);
+}
+
+/* Number the labels that are alike, all but the first of each run (by
+ * group order), until none is: a label renumbered only ever gets a larger
+ * number, so this ends. */
+static void make_unique(struct rp_group *g, size_t n, const size_t *k)
+{
+	struct suffix *x = xreallocarray(NULL, n ? n : 1, sizeof(*x));
+	size_t *d = xcalloc(n ? n : 1, sizeof(size_t));
+	bool again = true;
+	size_t i, j, e;
+
+	while (again) {
+		again = false;
+		for (i = 0; i < n; i++)
+			x[i] = (struct suffix){ g[i].label, i };
+		qsort(x, n, sizeof(*x), by_label);
+		for (i = 0; i < n; i = e) {
+			for (e = i + 1; e < n && strcmp(x[e].s, x[i].s) == 0; e++)
+				;
+			for (j = i + 1; j < e; j++) {
+				size_t t = x[j].i;
+
+				d[t] = d[t] ? d[t] + (e - i) : j - i + 1;
+				number(g, t, k[t], d[t]);
+				again = true;
+			}
+		}
+	}
+	free(d);
+	free(x);
 }
 
 void rp_labels_assign(struct rp_group *g, size_t n)
 {
 	size_t *k = xcalloc(n ? n : 1, sizeof(size_t));
-	size_t i, d;
+	size_t i;
 
 	distinct_parts(g, n, k);
 	for (i = 0; i < n; i++) {
@@ -132,15 +188,7 @@ void rp_labels_assign(struct rp_group *g, size_t n)
 		free(g[i].label);
 		g[i].label = rp_label_cut(shown, RP_LABEL_MAX);
 		free(shown);
-		for (d = 2; taken(g, i, g[i].label); d++) {
-			char *base = safetext_dup(last_parts(g[i].name, k[i]));
-
-			free(g[i].label);
-			shown = rp_label_cut(base, RP_LABEL_MAX - 5);
-			g[i].label = xasprintf("%s (%zu)", shown, d);
-			free(shown);
-			free(base);
-		}
 	}
+	make_unique(g, n, k);
 	free(k);
 }

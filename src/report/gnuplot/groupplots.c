@@ -21,6 +21,7 @@
 #define PLOT_W 720
 #define PLOT_H 400
 /* Longest group name in a title, in bytes of its shown form. */
+#define TITLE_NAME_MAX 60
 static const char *const mode_color[RP_MODE__COUNT] = {
 	"#d95f02", "#1b9e77", "#7570b3"
 };
@@ -134,7 +135,7 @@ static void axis_label(FILE *f, const char *axis, enum rp_res r)
  * @what and, when @n > 0, the number of tasks. */
 static char *group_title(const struct rp_cat *c, const char *what, size_t n)
 {
-	char *name = xstrdup(c->group->label ? c->group->label : ""), *t;
+	char *name = safetext_clip(c->group->name, TITLE_NAME_MAX), *t;
 
 	if (n > 0)
 		t = xasprintf("%s: %s, %zu tasks", name, what, n);
