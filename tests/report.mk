@@ -12,6 +12,9 @@ UNIT_TESTS += tests/unit/test-report-timeline
 UNIT_TESTS += tests/unit/test-report-sizing
 tests_unit_test_report_sizing_SOURCES = tests/unit/test-report-sizing.c tests/unit/tap.h
 tests_unit_test_report_sizing_LDADD = $(REPORT_LIBS)
+UNIT_TESTS += tests/unit/test-report-labels
+tests_unit_test_report_labels_SOURCES = tests/unit/test-report-labels.c tests/unit/tap.h
+tests_unit_test_report_labels_LDADD = $(REPORT_LIBS)
 tests_unit_test_report_timeline_SOURCES = tests/unit/test-report-timeline.c tests/unit/tap.h
 tests_unit_test_report_timeline_LDADD = $(REPORT_LIBS)
 
@@ -19,7 +22,7 @@ REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-o
 	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test \
 	tests/report-others.test tests/report-timeline.test tests/report-html.test \
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \
-	tests/report-layers.test tests/report-sizing.test
+	tests/report-layers.test tests/report-sizing.test tests/report-trust.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/nf-trace.txt tests/report/nf-trace-raw.txt tests/report/sacct.psv tests/report/smk \

@@ -96,39 +96,150 @@ static int compare(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-#define HEADER "%7s %9s %5s %5s %8s %8s %8s %8s %8s %8s %5s %7s  %s\n"
+/* The columns before the task's text, in order; @drop ranks them for a
+ * narrow terminal (1 goes first, 0 never). */
+enum col { C_PID, C_ELAPSED, C_CORES, C_MEAN, C_MEMORY, C_PEAK, C_LIMIT, C_READ, C_WRITE,
+	   C_NET, C_PROCS, C_GPU, C__COUNT };
 
-static void print_header(FILE *f)
+static const struct {
+	const char *name;
+	int width, drop;
+} cols[C__COUNT] = {
+	[C_PID] = { "PID", 7, 0 },	 [C_ELAPSED] = { "ELAPSED", 9, 9 },
+	[C_CORES] = { "CORES", 5, 0 },	 [C_MEAN] = { "MEAN", 5, 4 },
+	[C_MEMORY] = { "MEMORY", 8, 0 }, [C_PEAK] = { "PEAK", 8, 5 },
+	[C_LIMIT] = { "LIMIT", 8, 2 },	 [C_READ] = { "READ/s", 8, 7 },
+	[C_WRITE] = { "WRITE/s", 8, 6 }, [C_NET] = { "NET/s", 8, 3 },
+	[C_PROCS] = { "PROCS", 6, 8 },	 [C_GPU] = { "GPU", 7, 1 },
+};
+
+/* The least room the task's text gets on a terminal before columns drop. */
+#define TASK_MIN 20
+
+/* The columns shown and the room left for the task's text. */
+struct layout {
+	bool on[C__COUNT];
+	size_t text_max;
+	int sorted;		/* the column marked as the sort key, -1 none */
+};
+
+/* All columns and 200 bytes of text for @width 0 (not a terminal); else
+ * the columns that leave the text TASK_MIN, least useful dropped first. */
+static void layout_make(struct layout *l, size_t width, enum sort_key sort)
 {
-	fprintf(f, HEADER, "PID", "ELAPSED", "CORES", "MEAN", "MEMORY", "PEAK", "LIMIT",
-		"READ/s", "WRITE/s", "NET/s", "PROCS", "GPU", "TASK");
+	static const int sort_col[] = { C_PID, C_PROCS, C_CORES, C_MEMORY, C_READ };
+	size_t used = 2;	/* the two spaces before TASK */
+	int c, rank;
+
+	for (c = 0; c < C__COUNT; c++) {
+		l->on[c] = true;
+		used += (size_t)cols[c].width + (c > 0);
+	}
+	for (rank = 1; width && rank <= 9 && used + TASK_MIN > width; rank++)
+		for (c = 0; c < C__COUNT; c++)
+			if (cols[c].drop == rank) {
+				l->on[c] = false;
+				used -= (size_t)cols[c].width + 1;
+			}
+	l->text_max = !width ? 200 : width > used + 8 ? width - used : 8;
+	l->sorted = width ? sort_col[sort] : -1;
 }
 
-static void print_run(FILE *f, const struct tp_liverun *r, size_t text_max)
+/* A line of the columns shown: @cell[c] for each, then @task. */
+static void put_line(FILE *f, const struct layout *l, char cell[C__COUNT][24], const char *task)
 {
-	char pid[16], el[32], mem[16], peak[16], lim[16], rd[16], wr[16], net[16];
-	char cores[16], mean[16], procs[16], gpu[16];
+	const char *sep = "";
+	int c;
+
+	for (c = 0; c < C__COUNT; c++) {
+		if (!l->on[c])
+			continue;
+		fprintf(f, "%s%*s", sep, cols[c].width, cell[c]);
+		sep = " ";
+	}
+	fprintf(f, "  %s", task);
+}
+
+/* The header; on a terminal in reverse video across @width, the sort
+ * column marked with '*'. */
+static void print_header(FILE *f, const struct layout *l, size_t width)
+{
+	char cell[C__COUNT][24];
+	int c;
+
+	for (c = 0; c < C__COUNT; c++)
+		snprintf(cell[c], sizeof(cell[c]), "%s%s", c == l->sorted ? "*" : "", cols[c].name);
+	if (width)
+		fputs("\033[7m", f);
+	put_line(f, l, cell, width ? "TASK" : "TASK\n");
+	if (width) {
+		size_t used = width - l->text_max + 4;
+
+		fprintf(f, "%*s\033[0m\n", (int)(width > used ? width - used : 0), "");
+	}
+}
+
+/* A cell (24 bytes) of @v bytes, of @v seconds. */
+static void put_size(char *cell, double v)
+{
+	char b[24];
+
+	snprintf(cell, 24, "%s", size_text(v, b, sizeof(b)));
+}
+
+static void put_time(char *cell, double v)
+{
+	char b[24];
+
+	snprintf(cell, 24, "%s", time_text(v, b, sizeof(b)));
+}
+
+static void print_run(FILE *f, const struct layout *l, const struct tp_liverun *r)
+{
+	char cell[C__COUNT][24];
 	const char *text = r->category ? r->category : r->command ? r->command : "?";
 	const char *mark = r->stale ? "[stale] " : r->state && strcmp(r->state, "running") ?
 			   "[stopping] " : "";
-	char *shown = safetext_clip(text, text_max < 8 ? 8 : text_max);
-	char *last = xasprintf("%s%s", mark, shown);
+	char *whole = xasprintf("%s%s", mark, text);
+	char *shown = safetext_clip(whole, l->text_max < 8 ? 8 : l->text_max);
 
-	snprintf(pid, sizeof(pid), "%d", (int)r->pid);
+	snprintf(cell[C_PID], 24, "%d", (int)r->pid);
 	if (r->cores >= 0)
-		snprintf(cores, sizeof(cores), "%.2f", r->cores);
+		snprintf(cell[C_CORES], 24, "%.2f", r->cores);
 	else
-		snprintf(cores, sizeof(cores), "-");
-	snprintf(mean, sizeof(mean), "%.2f", r->elapsed > 0 && r->cpu_seconds >= 0 ?
+		snprintf(cell[C_CORES], 24, "-");
+	snprintf(cell[C_MEAN], 24, "%.2f", r->elapsed > 0 && r->cpu_seconds >= 0 ?
 		 r->cpu_seconds / r->elapsed : 0.0);
-	snprintf(procs, sizeof(procs), "%.0f", r->processes >= 0 ? r->processes : 0);
-	fprintf(f, HEADER, pid, time_text(r->elapsed, el, sizeof(el)), cores, mean,
-		size_text(r->memory, mem, sizeof(mem)), size_text(r->memory_peak, peak, sizeof(peak)),
-		size_text(r->memory_limit, lim, sizeof(lim)), size_text(r->read_rate, rd, sizeof(rd)),
-		size_text(r->write_rate, wr, sizeof(wr)), size_text(r->net_rate, net, sizeof(net)),
-		procs, size_text(r->gpu_memory, gpu, sizeof(gpu)), last);
-	free(last);
+	snprintf(cell[C_PROCS], 24, "%.0f", r->processes >= 0 ? r->processes : 0);
+	put_time(cell[C_ELAPSED], r->elapsed);
+	put_size(cell[C_MEMORY], r->memory);
+	put_size(cell[C_PEAK], r->memory_peak);
+	put_size(cell[C_LIMIT], r->memory_limit);
+	put_size(cell[C_READ], r->read_rate);
+	put_size(cell[C_WRITE], r->write_rate);
+	put_size(cell[C_NET], r->net_rate);
+	put_size(cell[C_GPU], r->gpu_memory);
+	put_line(f, l, cell, shown);
+	fputc('\n', f);
+	free(whole);
 	free(shown);
+}
+
+/* On a terminal, under the tasks: their cores and memory added up. */
+static void print_total(FILE *f, const struct layout *l, double cores, double memory,
+			unsigned n)
+{
+	char cell[C__COUNT][24], task[32];
+	int c;
+
+	for (c = 0; c < C__COUNT; c++)
+		cell[c][0] = '\0';
+	snprintf(cell[C_PID], 24, "total");
+	snprintf(cell[C_CORES], 24, "%.2f", cores);
+	put_size(cell[C_MEMORY], memory);
+	snprintf(task, sizeof(task), "%u task%s", n, n == 1 ? "" : "s");
+	put_line(f, l, cell, task);
+	fputc('\n', f);
 }
 
 /* The width of the terminal on stdout, or 0 if it is none. */
@@ -144,7 +255,9 @@ static size_t term_width(void)
 static int show(const struct top_opts *t, bool term)
 {
 	struct tp_liverun *runs;
-	size_t n, i, width = term ? term_width() : 0, text_max;
+	struct layout l;
+	size_t n, i, width = term ? term_width() : 0;
+	double cores = 0, memory = 0;
 	unsigned shown = 0;
 
 	if (liveread_dir(t->dir, &runs, &n) < 0 && errno != ENOENT) {
@@ -154,21 +267,24 @@ static int show(const struct top_opts *t, bool term)
 	sort_by = t->sort;
 	if (n)
 		qsort(runs, n, sizeof(*runs), compare);
-	/* the fixed columns take 99 characters */
-	text_max = width > 99 + 8 ? width - 99 : width ? 8 : 200;
+	/* a terminal whose width is unknown: 80 columns */
+	layout_make(&l, term && !width ? 80 : width, t->sort);
 	if (term)
 		fputs("\033[H\033[2J", stdout);
-	print_header(stdout);
+	print_header(stdout, &l, term && !width ? 80 : width);
 	for (i = 0; i < n; i++) {
 		if (runs[i].stale && !t->all)
 			continue;
-		print_run(stdout, &runs[i], text_max);
+		print_run(stdout, &l, &runs[i]);
+		cores += runs[i].cores > 0 ? runs[i].cores : 0;
+		memory += runs[i].memory > 0 ? runs[i].memory : 0;
 		shown++;
 	}
-	if (term)
-		printf("\n%u task%s  sort: %s  (p t c m i: sort, q: quit)\n", shown,
-		       shown == 1 ? "" : "s", (const char *[]){ "pid", "processes", "cores",
-		       "memory", "I/O" }[t->sort]);
+	if (term) {
+		print_total(stdout, &l, cores, memory, shown);
+		printf("\nsort: %s  (p t c m i: sort, q: quit)\n", (const char *[]){ "pid",
+		       "processes", "cores", "memory", "I/O" }[t->sort]);
+	}
 	fflush(stdout);
 	liveread_free(runs, n);
 	return 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "basic/messages.h"
 #include "report/analyse/analysis.h"
+#include "report/analyse/labels.h"
 #include "report/analyse/notes.h"
 #include "report/write/output.h"
 #include "report/gnuplot/boxplots.h"
@@ -71,6 +72,7 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 	bool to_stdout = (o->json && !strcmp(o->json, "-")) ||
 			 (o->csv && !strcmp(o->csv, "-"));
 	int status = 0;
+	bool empty = false;
 
 	if (!to_stdout) {
 		rp_out_text(stdout, c, n, zs);
@@ -85,8 +87,14 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		for (i = 0; i < nn; i++)
 			free(notes[i]);
 	}
-	if (o->sizing.nemit && rp_emit_all(z, c, o->max) < 0)
-		status = 1;
+	if (o->sizing.nemit) {
+		int e = rp_emit_all(z, c, o->max);
+
+		if (e < 0)
+			status = 1;
+		else if (e > 0)
+			empty = true;
+	}
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
 		status = 1;
 	if (o->timeline && rp_timeline_write(o->timeline, st, g, n) < 0)
@@ -123,7 +131,8 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 		rp_plot_sets_clear(sets, n);
 		free(sets);
 	}
-	return status;
+	/* an --emit file with nothing usable: 2, unless something failed */
+	return status == 0 && empty ? 2 : status;
 }
 
 int report_main(int argc, char **argv)
@@ -152,6 +161,7 @@ int report_main(int argc, char **argv)
 		return status;
 	}
 	g = rp_store_group(&st, o.by, &n);
+	rp_labels_assign(g, n);
 	c = xreallocarray(NULL, n, sizeof(*c));
 	for (i = 0; i < n; i++)
 		rp_analyse(&st, &g[i], o.max, &c[i]);

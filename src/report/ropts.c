@@ -72,7 +72,8 @@ static void usage(void)
 "The terminal report is printed unless --csv or --json writes to stdout.\n"
 "Median and p95 interpolate linearly between closest ranks (as numpy).\n"
 "Exit status: 0, or 1 when an input is missing, a directory holds no\n"
-"summary, no task was read, or an output cannot be written.\n");
+"summary, no task was read, or an output cannot be written; 2 when an\n"
+"--emit file holds nothing usable (a warning says why).\n");
 }
 
 static int parse_by(struct rp_options *o, const char *arg)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test-report-sizing.c: the pure parts of issue 28's right-sizing: the
- * strategies' and --emit's parsing, the engines' rounding, the distinct
- * short names of fully qualified names, and the emitters' escapes on
+ * strategies' and --emit's parsing, the engines' rounding, and the emitters' escapes on
  * hostile names (what each writes, byte for byte). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +33,6 @@ static void check_out(void (*put)(FILE *, const char *), const char *s, const ch
 	free(got);
 }
 
-static void names(void)
-{
-	const char *in[] = { "A:B:FASTQC", "A:C:FASTQC", "A:B:SORT", "FASTQC", "X:Y:B:FASTQC" };
-	const char *want[] = { "A:B:FASTQC", "C:FASTQC", "SORT", "FASTQC", "Y:B:FASTQC" };
-	char **s = rp_short_names(in, 5);
-	int i;
-
-	for (i = 0; i < 5; i++)
-		is_str(s[i], want[i], "short name of %s", in[i]);
-	rp_short_names_free(s, 5);
-}
-
 int main(void)
 {
 	struct rp_strat st;
@@ -53,7 +40,7 @@ int main(void)
 	char why[160];
 	double m;
 
-	plan(26);
+	plan(21);
 	ok(rp_strat_parse("quantile:0.95", &st, why, sizeof(why)) == 0 && st.s == RP_S_QUANTILE &&
 	   st.q == 0.95, "quantile:0.95");
 	ok(rp_strat_parse("quantile:1", &st, why, sizeof(why)) < 0, "quantile:1 refused");
@@ -74,7 +61,6 @@ int main(void)
 	is_int(rp_round_time(61), 120, "time: whole minutes, up");
 	is_int(rp_round_cores(1.02), 1, "cores: 1.02 is 1");
 	is_int(rp_round_cores(1.2), 2, "cores: 1.2 is 2");
-	names();
 	check_out(groovy, "A:B_1", "'A:B_1'", "groovy: a process name as it is");
 	check_out(groovy, "x' }\\.*", "'x\\'\\\\ \\\\}\\\\\\\\\\\\.\\\\*'",
 		  "groovy: quote, blank, brace, backslash, dot, star escaped");

@@ -52,7 +52,9 @@ static void count_ends(const struct rp_store *st, const struct rp_group *g,
 		case RP_SUCCEEDED: c->succeeded++; break;
 		case RP_EXHAUSTED: c->exhausted++; break;
 		case RP_FAILED: c->failed++; break;
+		case RP_RUNNING: c->running++; break;
 		}
+		c->notes += st->tasks[g->idx[i]].nnotes;
 	}
 }
 

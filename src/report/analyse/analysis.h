@@ -26,6 +26,8 @@ struct rp_fit {
 struct rp_cat {
 	const struct rp_group *group;
 	size_t tasks, succeeded, exhausted, failed;
+	size_t running;		/* not ended: their figures are peaks so far */
+	size_t notes;		/* the summaries' notes, all tasks together */
 	bool shown[RP_RES__COUNT];	/* optional resources only with values */
 	struct rp_stats stats[RP_RES__COUNT];
 	int64_t alloc[RP_MODE__COUNT][RP_A__COUNT];	/* -1: none */

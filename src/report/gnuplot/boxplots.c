@@ -18,19 +18,20 @@
 /* Groups drawn at most (the largest footprints). */
 #define BOX_MAX 80
 /* Longest name on the axis, in bytes of its shown form. */
-#define LABEL_MAX 26
 
 struct box {
 	size_t i;
-	double fp;
+	struct rp_usage fp;
 };
 
 static int by_fp(const void *a, const void *b)
 {
 	const struct box *x = a, *y = b;
 
-	if (x->fp != y->fp)
-		return x->fp < y->fp ? 1 : -1;
+	int c = rp_footprint_cmp(&x->fp, &y->fp);
+
+	if (c)
+		return c;
 	return (x->i > y->i) - (x->i < y->i);
 }
 
@@ -67,30 +68,22 @@ static int box_line(FILE *d, const struct rp_store *st, const struct rp_cat *c,
 	return n > 0;
 }
 
-/* The x tics: the short names of the @m groups of @b.  Returns the
- * longest label's length. */
+/* The x tics: the labels of the @m groups of @b (labels.h: one name per
+ * group, unique).  Returns the longest label's length. */
 static size_t tics(FILE *s, const struct box *b, size_t m, const struct rp_cat *c)
 {
-	const char **names = xreallocarray(NULL, m ? m : 1, sizeof(char *));
-	char **shortn;
 	size_t i, longest = 0;
 
-	for (i = 0; i < m; i++)
-		names[i] = c[b[i].i].group->name;
-	shortn = rp_short_names(names, m);
 	fputs("set xtics rotate by 60 right nomirror font ',9' (", s);
 	for (i = 0; i < m; i++) {
-		char *shown = rp_clip_middle(shortn[i], LABEL_MAX);
+		const char *shown = c[b[i].i].group->label;
 
 		fputs(i ? ", " : "", s);
 		gp_text(s, shown);
 		fprintf(s, " %zu", i + 1);
 		longest = strlen(shown) > longest ? strlen(shown) : longest;
-		free(shown);
 	}
 	fputs(")\n", s);
-	rp_short_names_free(shortn, m);
-	free(names);
 	return longest;
 }
 

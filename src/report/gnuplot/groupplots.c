@@ -325,7 +325,8 @@ static int scatter_data(struct gp *g, size_t index, const struct rp_store *st,
 	for (i = 0; d[0] && d[1] && d[2] && i < c->group->n; i++) {
 		const struct rp_task *t = &st->tasks[c->group->idx[i]];
 
-		if (!isfinite(t->v[RP_MEMORY]) || !isfinite(t->v[RP_WALL_TIME]))
+		if (t->end == RP_RUNNING || !isfinite(t->v[RP_MEMORY]) ||
+		    !isfinite(t->v[RP_WALL_TIME]))
 			continue;
 		fprintf(d[t->end], "%.15g %.15g\n", t->v[RP_WALL_TIME], t->v[RP_MEMORY]);
 		count[t->end]++;

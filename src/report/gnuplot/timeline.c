@@ -20,7 +20,7 @@
 
 /* Colours of the groups: with more than KEY_MAX groups, the KEY_MAX - 1
  * that ran longest get one each and the others share OTHER ("other" in
- * the key); the key names each by its shortest distinct name. */
+ * the key); the key names each by its label (labels.h). */
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
 	"#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#1f77b4", "#8c564b",
@@ -30,9 +30,7 @@ static const char *const palette[] = {
 #define KEY_MAX 12
 /* Host labels shown at most (every k-th beyond). */
 #define LABELS_MAX 40
-/* Longest group name in the key and host name shown, in bytes of its
- * shown form (the key is near the picture's edge). */
-#define KEY_NAME_MAX 22
+/* Longest host name shown, in bytes of its shown form. */
 #define HOST_MAX_SHOWN 20
 
 static int by_host_start(const void *a, const void *b)
@@ -350,31 +348,24 @@ struct key {
 static void key_entries(FILE *s, const struct rp_group *g, size_t ng, const int *slot,
 			size_t nother)
 {
-	const char **names = xreallocarray(NULL, ng ? ng : 1, sizeof(char *));
-	char **shortn, *name;
 	size_t i;
 	int k;
 
-	for (i = 0; i < ng; i++)
-		names[i] = g[i].name;
-	shortn = rp_short_names(names, ng);
 	for (k = 0; k < KEY_MAX; k++)
 		for (i = 0; i < ng; i++) {
 			if (slot[i] != k)
 				continue;
-			name = rp_clip_middle(shortn[i], KEY_NAME_MAX);
 			fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", palette[k]);
-			gp_text(s, name);
-			free(name);
+			gp_text(s, g[i].label);
 		}
 	if (nother) {
+		char *name;
+
 		fprintf(s, ", NaN with boxes fs solid 0.85 lc rgb '%s' title ", OTHER);
 		name = xasprintf("other (%zu groups)", nother);
 		gp_text(s, name);
 		free(name);
 	}
-	rp_short_names_free(shortn, ng);
-	free(names);
 }
 
 /* The script: two panels sharing the time axis. */
@@ -404,7 +395,7 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct key *key,
 	fputs("set output ", s);
 	gp_file(s, out);
 	/* room on the left for the longest host label (about 7 px a character) */
-	fprintf(s, "\nset multiplot\nset lmargin at screen %.4f\nset rmargin at screen 0.74\n",
+	fprintf(s, "\nset multiplot\nset lmargin at screen %.4f\nset rmargin at screen 0.70\n",
 		fmin(0.17, fmax(0.07, (24 + 7.2 * (double)longest_label(l)) / 1100)));
 	/* top: the bars */
 	fprintf(s, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
@@ -413,7 +404,7 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct key *key,
 		l->nhosts, l->nhosts == 1 ? "" : "s");
 	fprintf(s, "set xrange [0:%.9g]\nset yrange [%.9g:-0.7]\nset format x ''\n",
 		l->span / unit * 1.01 + 1e-9, l->rows - 0.3);
-	fprintf(s, "set grid xtics lc rgb '#e0e0e0'\nset key at screen 0.80, screen %.4f left top "
+	fprintf(s, "set grid xtics lc rgb '#e0e0e0'\nset key at screen 0.745, screen %.4f left top "
 		"vertical Left reverse samplen 1.5 spacing 1.2\nset style fill solid 0.85 noborder\n",
 		1 - 40.0 / height);
 	host_tics(s, l);
@@ -441,7 +432,7 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct key *key,
 		mem_max / mem_div * 1.15 + (mem_max > 0 ? 0 : 1));
 	fprintf(s, "set xlabel \"time since %s (%s)\"\nset ylabel \"tasks, cores\"\n"
 		"set y2label \"memory (%s)\"\n", start, unit_name, mem_unit);
-	fprintf(s, "set key at screen 0.80, screen %.4f left top vertical Left reverse "
+	fprintf(s, "set key at screen 0.745, screen %.4f left top vertical Left reverse "
 		"samplen 1.5 spacing 1.2\nplot ", split - 10.0 / height);
 	gp_file(s, load);
 	fprintf(s, " using 1:2 with steps lw 2 lc rgb '#333333' title \"running tasks\", '' using 1:3 "

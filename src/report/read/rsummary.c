@@ -134,6 +134,60 @@ static void set_string(char **dst, const json_t *j)
 	*dst = bounded_dup(s);
 }
 
+/* The summary's end: an object (why the task ended: cause, detail) in
+ * newer summaries, the end time in older ones. */
+static void end_fields(struct rp_task *t, const json_t *end)
+{
+	if (!json_is_object(end)) {
+		t->ended = time_value(end);
+		return;
+	}
+	set_string(&t->cause, json_object_get(end, "cause"));
+	set_string(&t->detail, json_object_get(end, "detail"));
+	if (isnan(t->ended))
+		t->ended = time_value(json_object_get(end, "time"));
+}
+
+/* The most notes of one summary read (a hostile file may hold more). */
+#define NOTES_MAX 32
+
+/* @list with @sep and @item appended, a new string (@list is freed). */
+static char *append(char *list, const char *sep, const char *item)
+{
+	char *r = list ? xasprintf("%s%s%s", list, sep, item) : xstrdup(item);
+
+	free(list);
+	return r;
+}
+
+/* The summary's notes, [{code, text}, ...]: their count, their codes and
+ * their texts, each list one bounded string. */
+static void notes_fields(struct rp_task *t, const json_t *notes)
+{
+	char *codes = NULL, *texts = NULL;
+	size_t i;
+
+	for (i = 0; i < json_array_size(notes) && i < NOTES_MAX; i++) {
+		const json_t *n = json_array_get(notes, i);
+		const char *code = json_string_value(json_object_get(n, "code"));
+		const char *text = json_string_value(json_object_get(n, "text"));
+		char *one = xasprintf("%s: %s", code ? code : "?", text ? text : "");
+
+		codes = append(codes, ", ", code ? code : "?");
+		texts = append(texts, "; ", one);
+		free(one);
+	}
+	if (!codes)
+		return;
+	t->nnotes = json_array_size(notes);
+	free(t->notes);
+	free(t->notes_text);
+	t->notes = bounded_dup(codes);
+	t->notes_text = bounded_dup(texts);
+	free(codes);
+	free(texts);
+}
+
 int rp_summary_fill(struct rp_task *t, const json_t *root)
 {
 	const json_t *status;
@@ -152,7 +206,9 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 			t->v[r] = v;
 	}
 	t->started = time_value(json_object_get(root, "start"));
-	t->ended = time_value(json_object_get(root, "end"));
+	end_fields(t, json_object_get(root, "end"));
+	notes_fields(t, json_object_get(root, "notes"));
+	t->partial = json_is_true(json_object_get(root, "partial"));
 	set_string(&t->category, json_object_get(root, "category"));
 	set_string(&t->command, json_object_get(root, "command"));
 	set_string(&t->host, json_object_get(root, "host"));

@@ -65,16 +65,27 @@ void rp_task_clear(struct rp_task *t)
 	free(t->command);
 	free(t->exit_type);
 	free(t->host);
+	free(t->cause);
+	free(t->detail);
+	free(t->notes);
+	free(t->notes_text);
 	t->category = t->command = t->exit_type = t->host = NULL;
+	t->cause = t->detail = t->notes = t->notes_text = NULL;
 }
 
 /* cctools' category code puts a task in its histograms when its summary
  * has no exit_type or exit_type "normal"; "limits" means a limit stopped
- * it; anything else, or a normal end with a non-zero status, is a failure. */
+ * it; anything else, or a normal end with a non-zero status, is a failure.
+ * A task still running (a checkpoint) is none of these, and its peaks so
+ * far stay out of the histograms. */
 void rp_task_classify(struct rp_task *t)
 {
-	t->normal = !t->exit_type || strcmp(t->exit_type, "normal") == 0;
-	if (t->exit_type && strcmp(t->exit_type, "limits") == 0)
+	bool running = t->partial || (t->exit_type && strcmp(t->exit_type, "running") == 0);
+
+	t->normal = !running && (!t->exit_type || strcmp(t->exit_type, "normal") == 0);
+	if (running)
+		t->end = RP_RUNNING;
+	else if (t->exit_type && strcmp(t->exit_type, "limits") == 0)
 		t->end = RP_EXHAUSTED;
 	else if (t->normal && t->exit_status <= 0)
 		t->end = RP_SUCCEEDED;

@@ -44,8 +44,9 @@ enum rp_given { RP_G_CORES, RP_G_MEMORY, RP_G_DISK, RP_G_GPUS, RP_G__COUNT };
 enum rp_res rp_given_res(enum rp_given g);
 const char *rp_given_csv(enum rp_given g);
 
-/* How a task ended. */
-enum rp_end { RP_SUCCEEDED, RP_EXHAUSTED, RP_FAILED };
+/* How a task ended; RP_RUNNING: it has not (a checkpointed summary,
+ * "partial": true or exit_type "running"), its figures are peaks so far. */
+enum rp_end { RP_SUCCEEDED, RP_EXHAUSTED, RP_FAILED, RP_RUNNING };
 
 /* Where a task was read from: what its figures mean depends on it (the
  * report's notes say how). */
@@ -66,12 +67,18 @@ struct rp_task {
 	char *command;		/* owned or NULL */
 	char *exit_type;	/* owned or NULL (the summary had none) */
 	char *host;		/* owned or NULL */
+	char *cause;		/* owned or NULL: the summary's end.cause */
+	char *detail;		/* owned or NULL: end.detail, one sentence */
+	char *notes;		/* owned or NULL: the notes' codes, ", " between */
+	char *notes_text;	/* owned or NULL: "code: text" each, "; " between */
+	size_t nnotes;		/* how many notes the summary gave */
 	const char *source;	/* borrowed from the store's list of sources */
 	double started, ended;	/* seconds since the epoch; NAN unknown */
 	long exit_status;	/* -1 when unknown */
 	enum rp_kind kind;
 	enum rp_end end;
 	bool normal;		/* enters cctools' histograms: exit_type absent or "normal" */
+	bool partial;		/* the summary said "partial": true */
 };
 
 /* @t empty: every value unknown (NAN), no strings, status unknown. */

@@ -128,6 +128,7 @@ struct rp_group *rp_store_group(const struct rp_store *st, enum rp_by by,
 			while (i + run < st->n && strcmp(k[i + run].key, k[i].key) == 0)
 				run++;
 			g[ng].name = xstrdup(k[i].key);
+			g[ng].label = NULL;
 			g[ng].idx = xreallocarray(NULL, run, sizeof(size_t));
 			g[ng].n = 0;
 			ng++;
@@ -147,6 +148,7 @@ void rp_groups_free(struct rp_group *g, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(g[i].name);
+		free(g[i].label);
 		free(g[i].idx);
 	}
 	free(g);

@@ -27,6 +27,7 @@ enum rp_by { RP_BY_CATEGORY, RP_BY_COMMAND, RP_BY_NONE };
 /* The tasks of one group, by index into the store, in reading order. */
 struct rp_group {
 	char *name;		/* owned */
+	char *label;		/* owned or NULL: its one shown name (analyse/labels.h) */
 	size_t *idx;		/* owned */
 	size_t n;
 };

@@ -77,97 +77,29 @@ void rp_sizing_free(struct rp_sizing *z)
 	memset(z, 0, sizeof(*z));
 }
 
-double rp_footprint(const struct rp_store *st, const struct rp_cat *c)
+struct rp_usage rp_footprint(const struct rp_store *st, const struct rp_cat *c)
 {
-	double f = 0;
+	struct rp_usage f = { 0, 0 };
 	size_t i;
 
 	for (i = 0; i < c->group->n; i++) {
 		const struct rp_task *t = &st->tasks[c->group->idx[i]];
-		double w = t->v[RP_WALL_TIME];
+		struct rp_usage u;
 
-		if (isnan(w) || rp_task_usable(t) == 3)
+		if (rp_task_usable(t) == 3)
 			continue;
-		if (!isnan(t->v[RP_CPU_TIME]))
-			f += t->v[RP_CPU_TIME] / 3600;
-		else if (!isnan(t->v[RP_CORES]))
-			f += t->v[RP_CORES] * w / 3600;
-		if (!isnan(t->v[RP_MEMORY]))
-			f += t->v[RP_MEMORY] / 1024 * w / 3600;
+		u = rp_task_usage(t);
+		f.core_h += u.core_h;
+		f.mem_gbh += u.mem_gbh;
 	}
 	return f;
 }
 
-/* The last @k ':'-separated components of @s. */
-static const char *last_parts(const char *s, size_t k)
+int rp_footprint_cmp(const struct rp_usage *a, const struct rp_usage *b)
 {
-	const char *p = s + strlen(s);
-
-	while (p > s) {
-		if (p[-1] == ':' && --k == 0)
-			return p;
-		p--;
-	}
-	return s;
-}
-
-char **rp_short_names(const char *const *names, size_t n)
-{
-	size_t *k = xcalloc(n ? n : 1, sizeof(size_t));
-	char **out = xcalloc(n ? n : 1, sizeof(char *));
-	size_t i, j;
-	bool again = true;
-
-	for (i = 0; i < n; i++)
-		k[i] = 1;
-	/* lengthen the names that clash until none does (or all are whole) */
-	while (again) {
-		again = false;
-		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n; j++) {
-				const char *a = last_parts(names[i], k[i]), *b = last_parts(names[j], k[j]);
-
-				if (strcmp(a, b) != 0 || (a == names[i] && b == names[j]))
-					continue;
-				if (a != names[i])
-					k[i]++;
-				if (b != names[j])
-					k[j]++;
-				again = true;
-			}
-	}
-	for (i = 0; i < n; i++)
-		out[i] = xstrdup(last_parts(names[i], k[i]));
-	free(k);
-	return out;
-}
-
-void rp_short_names_free(char **s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; s && i < n; i++)
-		free(s[i]);
-	free(s);
-}
-
-/* @s shown in at most about @max bytes: its start and its end, which
- * tell short names apart ("BAM_BEDG..COMPUTEMATRIX"). */
-char *rp_clip_middle(const char *s, size_t max)
-{
-	size_t n = strlen(s), head = (max - 2) * 2 / 5;
-	const char *tail;
-	char *t, *r;
-
-	if (n <= max)
-		return safetext_clip(s, max);
-	tail = s + n - (max - 2 - head);
-	while (*tail && ((unsigned char)*tail & 0xC0) == 0x80)
-		tail++;
-	while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
-		head--;
-	t = xasprintf("%.*s..%s", (int)head, s, tail);
-	r = safetext_clip(t, max + 2);
-	free(t);
-	return r;
+	if (a->core_h != b->core_h)
+		return a->core_h < b->core_h ? 1 : -1;
+	if (a->mem_gbh != b->mem_gbh)
+		return a->mem_gbh < b->mem_gbh ? 1 : -1;
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "report/analyse/analysis.h"
+#include "report/analyse/runsum.h"
 #include "report/read/store.h"
 
 enum rp_strategy { RP_S_MAX, RP_S_QUANTILE, RP_S_THROUGHPUT, RP_S_WASTE, RP_S__COUNT };
@@ -134,16 +135,12 @@ void rp_sizing_compute(struct rp_sizing *z, const struct rp_sizing_opts *o,
 		       const double max[RP_A__COUNT]);
 void rp_sizing_free(struct rp_sizing *z);
 
-/* Distinct short names of @n names (fully qualified, ':'-separated): the
- * fewest trailing components that tell each apart.  New array of owned
- * strings; free with rp_short_names_free(). */
-char **rp_short_names(const char *const *names, size_t n);
-void rp_short_names_free(char **s, size_t n);
-/* @s in its shown form (safetext.h) in about @max bytes: its start and its
- * end, which tell short names apart ("BAM_BEDG..COMPUTEMATRIX").  Owned. */
-char *rp_clip_middle(const char *s, size_t max);
+/* Footprint of group @c: core hours and memory GB hours of its tasks,
+ * apart (tasks with absurd figures left out). */
+struct rp_usage rp_footprint(const struct rp_store *st, const struct rp_cat *c);
 
-/* Footprint of group @c: core hours + memory GB hours of its tasks. */
-double rp_footprint(const struct rp_store *st, const struct rp_cat *c);
+/* The order of footprints, largest first: core hours, then memory GB
+ * hours.  <0 when @a comes first. */
+int rp_footprint_cmp(const struct rp_usage *a, const struct rp_usage *b);
 
 #endif

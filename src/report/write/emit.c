@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "basic/messages.h"
+#include "basic/safetext.h"
 #include "report/write/output.h"
 #include "report/write/sizing_out.h"
 
@@ -57,6 +58,13 @@ static int emit_one(const struct rp_emit *e, const struct rp_sizing *z,
 	if (fclose(f) != 0 || r < 0 || rp_write_file(e->path, buf, len) < 0) {
 		error_msg("report: cannot write %s: %s", e->path, strerror(errno));
 		r = -1;
+	} else if (r == 0) {
+		char *p = safetext_clip(e->path, 400);
+
+		error_msg("report: warning: %s holds nothing usable: every group was left out%s "
+			  "(its comments say why)", p, e->engine == RP_E_SNAKEMAKE ?
+			  ", no group's name is a rule name with a usable task" : "");
+		free(p);
 	}
 	free(buf);
 	return r;
@@ -68,8 +76,13 @@ int rp_emit_all(const struct rp_sizing *z, const struct rp_cat *c,
 	size_t i;
 	int r = 0;
 
-	for (i = 0; i < z->opts.nemit; i++)
-		if (emit_one(&z->opts.emit[i], z, c, max) < 0)
+	for (i = 0; i < z->opts.nemit; i++) {
+		int w = emit_one(&z->opts.emit[i], z, c, max);
+
+		if (w < 0)
 			r = -1;
+		else if (w == 0 && r == 0)
+			r = 1;
+	}
 	return r;
 }

@@ -40,6 +40,7 @@ static void yaml_item(FILE *f, const char *name, const char *key, int64_t v)
 int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 {
 	size_t i, none = 0, bad = 0;
+	int written = 0;
 	int pass;
 
 	header(f, z, "Snakemake profile (7.21 syntax)");
@@ -59,6 +60,7 @@ int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c
 			}
 			if (pass == 0) {
 				yaml_item(f, name, "=", r->cores);
+				written++;
 				continue;
 			}
 			yaml_item(f, name, ":mem_mb=", r->memory);
@@ -69,7 +71,7 @@ int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c
 		}
 	}
 	left_out(f, none, bad, "whose name is not a rule name");
-	return 0;
+	return written;
 }
 
 static void slurm_time(FILE *f, int64_t s)
@@ -86,6 +88,7 @@ static void slurm_time(FILE *f, int64_t s)
 int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 {
 	size_t i, none = 0;
+	int written = 0;
 
 	header(f, z, "Slurm requests");
 	fputs("# Use: copy a job name's #SBATCH lines into its batch script.\n"
@@ -99,6 +102,7 @@ int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 		}
 		fputs("\n# job: ", f);
 		rp_percent(f, c[i].group->name);
+		written++;
 		fprintf(f, "\n#SBATCH --cpus-per-task=%" PRId64 "\n#SBATCH --mem=%" PRId64 "M\n",
 			r->cores, r->memory);
 		if (r->disk >= 0)
@@ -107,7 +111,7 @@ int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 			slurm_time(f, r->wall_time);
 	}
 	left_out(f, none, 0, "");
-	return 0;
+	return written;
 }
 
 static const char *mode_name(const struct rp_strat *s, bool vine)
@@ -137,6 +141,7 @@ int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		    const double max[RP_A__COUNT], bool vine)
 {
 	size_t i, none = 0;
+	int written = 0;
 
 	header(f, z, vine ? "TaskVine categories" : "Work Queue categories");
 	fprintf(f, "# Use: from this module import tpmon_categories; tpmon_categories(%s)\n"
@@ -159,6 +164,7 @@ int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		}
 		fputs("    (", f);
 		rp_python_bytes(f, c[i].group->name);
+		written++;
 		fprintf(f, ", {\"cores\": %" PRId64 ", \"memory\": %" PRId64, r->cores, r->memory);
 		if (r->disk >= 0)
 			fprintf(f, ", \"disk\": %" PRId64, r->disk);
@@ -178,5 +184,5 @@ int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     "        if TPMON_MAX:\n"
 		     "            m.specify_category_max_resources(name, TPMON_MAX)\n", f);
 	left_out(f, none, 0, "");
-	return 0;
+	return written;
 }

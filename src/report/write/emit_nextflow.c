@@ -68,6 +68,7 @@ int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     const double max[RP_A__COUNT])
 {
 	size_t i, none = 0, bad = 0;
+	int written = 0;
 
 	header(f, z, "// Nextflow config");
 	fputs("// Use: nextflow run PIPELINE -c THIS_FILE (withName overrides labels)\n", f);
@@ -87,6 +88,7 @@ int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		fputs("    withName: ", f);
 		rp_groovy_regex(f, c[i].group->name);
 		block(f, r);
+		written++;
 	}
 	fputs("}\n", f);
 	if (none)
@@ -95,5 +97,5 @@ int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 	if (bad)
 		fprintf(f, "// %zu name%s with bytes outside printable ASCII: left out\n",
 			bad, bad == 1 ? "" : "s");
-	return 0;
+	return written;
 }

@@ -58,3 +58,16 @@ const char *rp_fmt_share(char *buf, size_t len, double share)
 		snprintf(buf, len, "%.0f%%", share * 100);
 	return buf;
 }
+
+const char *rp_fmt_hours(char *buf, size_t len, double h)
+{
+	if (isnan(h))
+		snprintf(buf, len, "-");
+	else if (h == 0)
+		snprintf(buf, len, "0");
+	else if (h >= 100)
+		snprintf(buf, len, "%.0f", h);
+	else
+		snprintf(buf, len, "%.3g", h);
+	return buf;
+}

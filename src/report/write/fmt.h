@@ -10,6 +10,10 @@
  * "3.5 min", "0.95" (cores); "-" when NAN.  Returns @buf. */
 const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v);
 
+/* Hours (core hours, GB hours) with enough digits that a small figure
+ * is not 0.00: "1234", "12.5", "0.0123"; "0" for 0, "-" when NAN. */
+const char *rp_fmt_hours(char *buf, size_t len, double h);
+
 /* A share 0..1 as "95%", "-" when NAN.  Returns @buf. */
 const char *rp_fmt_share(char *buf, size_t len, double share);
 

@@ -16,15 +16,17 @@
 
 struct order {
 	size_t i;
-	double fp;
+	struct rp_usage fp;
 };
 
 static int by_footprint(const void *a, const void *b)
 {
 	const struct order *x = a, *y = b;
 
-	if (x->fp != y->fp)
-		return x->fp < y->fp ? 1 : -1;
+	int c = rp_footprint_cmp(&x->fp, &y->fp);
+
+	if (c)
+		return c;
 	return (x->i > y->i) - (x->i < y->i);
 }
 
@@ -60,16 +62,18 @@ static void breakable(FILE *f, const char *s)
 }
 
 static void row(FILE *f, const struct rp_sizing *z, const struct rp_cat *c, size_t i,
-		double fp, const char *shortname)
+		const struct rp_usage *fp)
 {
 	const struct rp_replay *p = &z->rep[0][i];
-	char b[2][32], s[16];
+	char b[4][32], s[16];
 
 	fprintf(f, "<tr><td class=\"name\"><a href=\"#g-%zu\" title=\"", i);
 	html_text(f, c[i].group->name);
 	fputs("\">", f);
-	breakable(f, shortname);
-	fprintf(f, "</a></td><td>%zu</td><td>%.2f</td><td>%s</td><td>%s</td>", c[i].tasks, fp,
+	breakable(f, c[i].group->label);
+	fprintf(f, "</a></td><td>%zu</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+		c[i].tasks, rp_fmt_hours(b[2], sizeof(b[2]), fp->core_h),
+		rp_fmt_hours(b[3], sizeof(b[3]), fp->mem_gbh),
 		rp_fmt_value(b[0], sizeof(b[0]), RP_MEMORY, c[i].stats[RP_MEMORY].max),
 		rp_fmt_value(b[1], sizeof(b[1]), RP_MEMORY, c[i].stats[RP_MEMORY].p95));
 	rec_cell(f, &z->rec[0][i]);
@@ -85,31 +89,28 @@ static void overview(FILE *f, const struct rp_sizing *z, const struct rp_store *
 		     const struct rp_cat *c, size_t n)
 {
 	struct order *o = xreallocarray(NULL, n ? n : 1, sizeof(*o));
-	const char **names = xreallocarray(NULL, n ? n : 1, sizeof(char *));
-	char sn[64], **shortn;
+	char sn[64];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		o[i].i = i;
 		o[i].fp = rp_footprint(st, &c[i]);
-		names[i] = c[i].group->name;
 	}
-	shortn = rp_short_names(names, n);
 	qsort(o, n, sizeof(*o), by_footprint);
 	fprintf(f, "<section class=\"overview\"><h2>Overview</h2>\n<p class=\"note\">A row per "
-		"group (its shortest distinct name; the whole name on hover and in its "
-		"section), the largest footprint (core hours + memory GB hours) first; the "
-		"recommendation is --recommend=%s; saved: its memory hours against what "
-		"the records requested; over: tasks above it on their first try.</p>\n",
+		"group (its label; the whole name on hover and in its section), the largest "
+		"footprint first (core hours, then memory GB hours: kept apart, never added); "
+		"the recommendation is --recommend=%s, for the tasks' first try; saved: its "
+		"memory hours against what the records requested; over: tasks above it on "
+		"their first try.</p>\n",
 		rp_strat_name(sn, sizeof(sn), &z->strat[0]));
-	fputs("<table class=\"overview\"><tr><th>group</th><th>tasks</th><th>footprint</th>"
-	      "<th>peak memory</th><th>p95 memory</th><th>recommendation</th><th>saved</th>"
-	      "<th>over</th></tr>\n", f);
+	fputs("<table class=\"overview\"><tr><th>group</th><th>tasks</th><th>CPU (core h)</th>"
+	      "<th>memory (GB h)</th><th>peak memory</th><th>p95 memory</th>"
+	      "<th>recommendation (cores, MB, min)</th><th>saved (% of memory h)</th>"
+	      "<th>over (tasks)</th></tr>\n", f);
 	for (i = 0; i < n; i++)
-		row(f, z, c, o[i].i, o[i].fp, shortn[o[i].i]);
+		row(f, z, c, o[i].i, &o[i].fp);
 	fputs("</table></section>\n", f);
-	rp_short_names_free(shortn, n);
-	free(names);
 	free(o);
 }
 

@@ -3,8 +3,10 @@
  * exit_type, exit_status, host, then every resource as a plain number
  * with its unit in the column name, then what the engine allocated
  * (alloc_cores, alloc_memory_MB, ...; from transaction logs), then the
- * start and end (start_s, end_s: seconds since the epoch); an empty
- * cell is unknown.  Rows come
+ * start and end (start_s, end_s: seconds since the epoch), then how it
+ * ended (status: succeeded, stopped, failed or running; end_cause and
+ * end_detail from the summary's end; notes: "code: text" each, "; "
+ * between); an empty cell is unknown.  Rows come
  * by group, in reading order within a group.  A text cell that a
  * spreadsheet would take for a formula (it starts with = + - @, a tab or
  * a carriage return) gets a ' in front, as OWASP recommends; numbers are
@@ -41,6 +43,11 @@ static void cell(FILE *f, const char *s)
 	free(text);
 }
 
+static const char *const status_name[] = {
+	[RP_SUCCEEDED] = "succeeded", [RP_EXHAUSTED] = "stopped", [RP_FAILED] = "failed",
+	[RP_RUNNING] = "running",
+};
+
 static void row(FILE *f, const struct rp_task *t)
 {
 	int r;
@@ -73,6 +80,12 @@ static void row(FILE *f, const struct rp_task *t)
 	fputc(',', f);
 	if (!isnan(t->ended))
 		fprintf(f, "%.6f", t->ended);
+	fprintf(f, ",%s,", status_name[t->end]);
+	cell(f, t->cause);
+	fputc(',', f);
+	cell(f, t->detail);
+	fputc(',', f);
+	cell(f, t->notes_text);
 	fputc('\n', f);
 }
 
@@ -93,7 +106,7 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 		fprintf(f, ",%s", rp_res_info(r)->csv_name);
 	for (r = 0; r < RP_G__COUNT; r++)
 		fprintf(f, ",%s", rp_given_csv(r));
-	fputs(",start_s,end_s\n", f);
+	fputs(",start_s,end_s,status,end_cause,end_detail,notes\n", f);
 	for (i = 0; i < ng; i++)
 		for (j = 0; j < g[i].n; j++)
 			row(f, &st->tasks[g[i].idx[j]]);

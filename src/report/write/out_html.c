@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* out_html.c: the --html page: one self-contained file (inline CSS and
- * SVG, no script, nothing fetched, a Content-Security-Policy that allows
- * neither) with each group's tables and plots.  Text from the inputs goes
+ * SVG, one inline script that sorts tables, nothing fetched, a
+ * Content-Security-Policy that allows that script by its hash and nothing
+ * else) with the run summary, each group's tables and plots.  Text from the inputs goes
  * through html_text(); an SVG is inlined only if html_svg_inert(). */
 #include <errno.h>
 #include <math.h>
@@ -27,7 +28,11 @@ static const char style[] =
 	".plots svg{max-width:100%;height:auto;border:1px solid #eee}"
 	"p.note{color:#555;font-size:.9em}"
 	"table.overview td,table.savings td{white-space:nowrap}"
-	"table.overview td.name{white-space:normal;overflow-wrap:anywhere}";
+	"table.overview td.name{white-space:nowrap}"
+	".verdict span{display:inline-block;margin-right:1.2em;font-weight:bold}"
+	".verdict .bad{color:#c0392b}.verdict .ok{color:#1b7e5a}"
+	"table.sortable th{cursor:pointer}td.text{text-align:left;overflow-wrap:anywhere}"
+	"p.name{color:#555;font-size:.85em;overflow-wrap:anywhere;margin-top:-.6em}";
 
 static void figures(FILE *f, const struct rp_cat *c)
 {
@@ -56,7 +61,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	char al[32], fit[16], waste[16];
 	int m, a;
 
-	fputs("<table class=\"allocations\"><tr><th>first allocation</th>", f);
+	fputs("<table class=\"allocations\"><tr><th>cctools' first allocation</th>", f);
 	for (a = 0; a < RP_A__COUNT; a++)
 		fprintf(f, "<th>%s</th><th>fit</th><th>waste</th>",
 			rp_res_info(rp_ares_res(a))->name);
@@ -109,11 +114,16 @@ static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set
 {
 	fprintf(f, "<section class=\"category\" id=\"g-%zu\" data-category=\"", i);
 	html_text(f, c->group->name);
-	fputs("\"><h2>", f);
+	fputs("\"><h2 title=\"", f);
 	html_text(f, c->group->name);
-	fprintf(f, "</h2>\n<p class=\"counts\"><span>%zu tasks</span><span>%zu succeeded</span>"
-		"<span>%zu stopped at a limit</span><span>%zu failed</span></p>\n",
-		c->tasks, c->succeeded, c->exhausted, c->failed);
+	fputs("\">", f);
+	html_text(f, c->group->label);
+	fputs("</h2>\n<p class=\"name\">", f);
+	html_text(f, c->group->name);
+	fprintf(f, "</p>\n<p class=\"counts\"><span>%zu tasks</span><span>%zu succeeded</span>"
+		"<span>%zu stopped at a limit</span><span>%zu failed</span><span>%zu running "
+		"(peaks so far)</span><span>%zu notes</span></p>\n",
+		c->tasks, c->succeeded, c->exhausted, c->failed, c->running, c->notes);
 	figures(f, c);
 	allocations(f, c);
 	if (pg && pg->sizing)
@@ -144,7 +154,7 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 		const struct rp_plot_set *sets, const struct rp_page *pg)
 {
 	char *buf = NULL;
-	size_t len = 0, i, tasks = 0;
+	size_t len = 0, i, tasks = 0, failed = 0;
 	FILE *f = open_memstream(&buf, &len);
 	int r;
 
@@ -152,20 +162,24 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 		error_msg("cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		tasks += c[i].tasks;
-	/* no script, no fetch, no form, no base: only inline style */
+		failed += c[i].failed;
+	}
+	/* no fetch, no form, no base: inline style and the one script */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">"
-	      "<title>tpmon report", f);
+	      "style-src 'unsafe-inline'; script-src '" RP_HTML_SCRIPT_HASH "'; "
+	      "base-uri 'none'; form-action 'none'\"><title>tpmon report", f);
 	if (n == 1) {
 		fputs(": ", f);
 		html_text(f, c[0].group->name);
 	}
 	fprintf(f, "</title><style>%s</style></head><body>\n"
-		"<h1>tpmon report: %zu tasks in %zu group%s</h1>\n", style, tasks, n,
-		n == 1 ? "" : "s");
+		"<h1>tpmon report: %zu tasks in %zu group%s, %zu failed</h1>\n", style, tasks,
+		n, n == 1 ? "" : "s", failed);
+	if (pg && pg->st)
+		rp_html_run(f, pg->st, c, n);
 	fputs("<p class=\"note\">First allocations: what the category code of Work "
 	      "Queue and TaskVine (cctools) would choose. Fit: the tasks at or under "
 	      "an allocation; waste: of allocation &times; wall time given to those "
@@ -184,7 +198,7 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 		timeline(f, pg->timeline_svg);
 	for (i = 0; i < n; i++)
 		group(f, &c[i], sets ? &sets[i] : NULL, i, pg);
-	fputs("</body></html>\n", f);
+	fprintf(f, "<script>%s</script>\n</body></html>\n", rp_html_script);
 	if (fclose(f) != 0) {
 		error_msg("cannot write %s: %s", path, strerror(errno));
 		free(buf);

@@ -69,6 +69,9 @@ static json_t *category(const struct rp_cat *c)
 	json_object_set_new(o, "succeeded", json_integer((json_int_t)c->succeeded));
 	json_object_set_new(o, "exhausted", json_integer((json_int_t)c->exhausted));
 	json_object_set_new(o, "failed", json_integer((json_int_t)c->failed));
+	json_object_set_new(o, "running", json_integer((json_int_t)c->running));
+	json_object_set_new(o, "label", jsontext_new(c->group->label));
+	json_object_set_new(o, "notes", json_integer((json_int_t)c->notes));
 	json_object_set_new(o, "resources", resources(c));
 	json_object_set_new(o, "allocations", allocations(c));
 	return o;

@@ -11,8 +11,8 @@
 #include "report/write/output.h"
 #include "basic/safetext.h"
 
-/* Longest category name printed whole in a title line. */
-#define NAME_MAX_SHOWN 40
+/* Longest whole name printed under a group's header. */
+#define NAME_MAX_SHOWN 400
 
 int rp_write_file(const char *path, const void *data, size_t len)
 {
@@ -32,13 +32,22 @@ const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v)
 
 static void title(FILE *f, const struct rp_cat *c)
 {
-	char *name = safetext_clip(c->group->name, NAME_MAX_SHOWN);
-
-	fputs(name, f);
-	free(name);
-	fprintf(f, ": %zu task%s, %zu succeeded, %zu stopped at a limit, %zu failed\n",
+	fputs(c->group->label, f);
+	fprintf(f, ": %zu task%s, %zu succeeded, %zu stopped at a limit, %zu failed",
 		c->tasks, c->tasks == 1 ? "" : "s", c->succeeded, c->exhausted,
 		c->failed);
+	if (c->running)
+		fprintf(f, ", %zu running (peaks so far)", c->running);
+	if (c->notes)
+		fprintf(f, ", %zu note%s", c->notes, c->notes == 1 ? "" : "s");
+	fputc('\n', f);
+	/* the whole name, in shown form, where the label is not all of it */
+	if (strcmp(c->group->label, c->group->name) != 0) {
+		char *name = safetext_clip(c->group->name, NAME_MAX_SHOWN);
+
+		fprintf(f, "  (%s)\n", name);
+		free(name);
+	}
 }
 
 static void figures(FILE *f, const struct rp_cat *c)
@@ -67,6 +76,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	char al[32], fit[16], waste[16];
 	int m, a;
 
+	fputs("  cctools' first allocations (what Work Queue and TaskVine would choose):\n", f);
 	fprintf(f, "  %-14s", "first alloc.");
 	for (a = 0; a < RP_A__COUNT; a++)
 		fprintf(f, "%10s %4s %5s", rp_res_info(rp_ares_res(a))->name,

@@ -52,6 +52,15 @@ struct rp_page {
 	size_t across_shown;		/* the groups they show */
 };
 
+/* The page's opening: the run summary and, when tasks failed or were
+ * stopped, their table (html_run.c), from @st and its @n groups @c. */
+void rp_html_run(FILE *f, const struct rp_store *st, const struct rp_cat *c, size_t n);
+
+/* The page's one script (it sorts tables) and the SHA-256 of its bytes,
+ * base64, which the page's Content-Security-Policy names. */
+extern const char rp_html_script[];
+#define RP_HTML_SCRIPT_HASH "sha256-mM2tHwsWhRhehGp9aRpWjpb6GjGIEy3lX5K50tVykJc="
+
 /* The --html page at @path, with the SVGs of @sets (NULL: no plots; each
  * read back bounded, inlined only if it is only a drawing) and what @pg
  * holds (NULL: nothing).  0, or -1 after a message. */

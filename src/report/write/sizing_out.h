@@ -13,9 +13,12 @@
 #include <jansson.h>
 #include "report/sizing/sizing.h"
 
-/* Write each --emit file.  0, or -1 after a message. */
+/* Write each --emit file.  0; 1 when a file holds nothing usable (every
+ * group left out: a warning said so); -1 after a message. */
 int rp_emit_all(const struct rp_sizing *z, const struct rp_cat *c,
 		const double max[RP_A__COUNT]);
+/* Each engine's file on @f: the number of groups written (0: nothing
+ * usable), or -1. */
 int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     const double max[RP_A__COUNT]);
 int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
