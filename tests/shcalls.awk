@@ -13,6 +13,12 @@
 function flush_word(next_c) {
 	if (word == "")
 		return
+	if (next_c == " " || next_c == "\t") {	# "a | b)": the next one that is not blank
+		rest = substr(line, i)
+		sub(/^[ \t]+/, "", rest)
+		if (rest ~ /^[|)]/ && rest !~ /^\|\|/)
+			next_c = substr(rest, 1, 1)
+	}
 	if (next_c == "(" && substr(line, i + 1, 1) == ")")
 		print "def", word, FILENAME
 	else if (redir)

@@ -134,18 +134,15 @@ static void set_string(char **dst, const json_t *j)
 	*dst = bounded_dup(s);
 }
 
-/* The summary's end: an object (why the task ended: cause, detail) in
- * newer summaries, the end time in older ones. */
-static void end_fields(struct rp_task *t, const json_t *end)
+/* The summary's end time, and why the task ended: `ending` {cause,
+ * detail, ...} in newer summaries (absent or null in older ones). */
+static void end_fields(struct rp_task *t, const json_t *end, const json_t *ending)
 {
-	if (!json_is_object(end)) {
-		t->ended = time_value(end);
+	t->ended = time_value(end);
+	if (!json_is_object(ending))
 		return;
-	}
-	set_string(&t->cause, json_object_get(end, "cause"));
-	set_string(&t->detail, json_object_get(end, "detail"));
-	if (isnan(t->ended))
-		t->ended = time_value(json_object_get(end, "time"));
+	set_string(&t->cause, json_object_get(ending, "cause"));
+	set_string(&t->detail, json_object_get(ending, "detail"));
 }
 
 /* The most notes of one summary read (a hostile file may hold more). */
@@ -206,7 +203,7 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 			t->v[r] = v;
 	}
 	t->started = time_value(json_object_get(root, "start"));
-	end_fields(t, json_object_get(root, "end"));
+	end_fields(t, json_object_get(root, "end"), json_object_get(root, "ending"));
 	notes_fields(t, json_object_get(root, "notes"));
 	t->partial = json_is_true(json_object_get(root, "partial"));
 	set_string(&t->category, json_object_get(root, "category"));
