@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "live/livedir.h"
 #include "live/liveread.h"
+#include "basic/resources.h"
 #include "basic/safetext.h"
 #include "live/top.h"
 #include "basic/units.h"
@@ -167,8 +168,8 @@ static int show(const struct top_opts *t, bool term)
 	}
 	if (term)
 		printf("\n%u task%s  sort: %s  (p t c m i: sort, q: quit)\n", shown,
-		       shown == 1 ? "" : "s", (const char *[]){ "pid", "processes", "cores",
-		       "memory", "I/O" }[t->sort]);
+		       shown == 1 ? "" : "s", (const char *[]){ "pid", "processes",
+		       res_info(TP_RES_CORES)->name, res_info(TP_RES_MEMORY)->name, "I/O" }[t->sort]);
 	fflush(stdout);
 	liveread_free(runs, n);
 	return 0;

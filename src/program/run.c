@@ -76,6 +76,21 @@ void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
 	}
 }
 
+/* The point's figures that the live formats take from the table (the
+ * cgroup's: read now, not at the last checkpoint). */
+static void live_table_figures(const struct tp_run *r, struct tp_live_point *p)
+{
+	struct tp_summary now = *r->rep;
+	int f;
+
+	if (!r->cg)
+		return;
+	cgroup_figures(r->cg->task, &now.cgf);
+	for (f = 0; f < TP_FIG__COUNT; f++)
+		if (live_by_table(f))
+			p->fig_known[f] = figures_value(&now, f, &p->fig[f]);
+}
+
 /* A live point at @t from sample @s, or from the report (@s NULL: the
  * end, nothing alive). */
 static void live_point(const struct tp_run *r, const struct tp_sample *s, double t,
@@ -91,6 +106,7 @@ static void live_point(const struct tp_run *r, const struct tp_sample *s, double
 	 * (the limit's 5 s window would leave a short task without one) */
 	p->cores_known = ratewin_rate(&f->cpuwin, TP_CORES_PEAK_WINDOW, &p->cores);
 	p->processes_partial = r->tk && r->tk->counts_partial;
+	live_table_figures(r, p);
 	p->disk_known = rep->known[TP_RES_DISK];
 	p->disk_bytes = rep->value[TP_RES_DISK] * 1048576.0;
 	if (s) {
