@@ -69,6 +69,9 @@ void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
 
 	s->net_known = r->net != NULL;
 	net_totals(r->net, &s->net_sent, &s->net_recv);
+	/* the cgroup's figures now, for the series and the live point */
+	if (r->cg && (r->series || r->live))
+		cgroup_figures(r->cg->task, &r->rep->cgf);
 	s->gpu_known = gpu_figures(r->gpu, &f);
 	if (s->gpu_known) {
 		s->gpu_memory_mb = f.memory_mb;
@@ -77,18 +80,14 @@ void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
 }
 
 /* The point's figures that the live formats take from the table (the
- * cgroup's: read now, not at the last checkpoint). */
+ * cgroup's: read at this sample by run_sample_net_gpu()). */
 static void live_table_figures(const struct tp_run *r, struct tp_live_point *p)
 {
-	struct tp_summary now = *r->rep;
 	int f;
 
-	if (!r->cg)
-		return;
-	cgroup_figures(r->cg->task, &now.cgf);
 	for (f = 0; f < TP_FIG__COUNT; f++)
 		if (live_by_table(f))
-			p->fig_known[f] = figures_value(&now, f, &p->fig[f]);
+			p->fig_known[f] = figures_value(r->rep, f, &p->fig[f]);
 }
 
 /* A live point at @t from sample @s, or from the report (@s NULL: the
@@ -529,7 +528,8 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	sk.t0 = r->t0;
 	/* made before the task exists, so it cannot race its creation */
 	if (o->time_series)
-		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk);
+		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk,
+				       r->cg != NULL);
 	r->net = net_new();
 	net_watch(r->net, &r->tree);
 	r->gpu = open_gpu();
