@@ -212,10 +212,12 @@ static const char *kernel_columns(const struct tp_summary *rep, char *buf, size_
 	for (f = 0; f < TP_FIG__COUNT && len < size; f++) {
 		struct col c;
 		double v;
+		bool known;
 
 		if (!kernel_column(f))
 			continue;
-		col(&c, figures_value(rep, f, &v), v, fig_info(f)->decimals);
+		known = figures_value(rep, f, &v);	/* before v is read */
+		col(&c, known, v, fig_info(f)->decimals);
 		len += (size_t)snprintf(buf + len, size - len, " %s", c.s);
 	}
 	return buf;
