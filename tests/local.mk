@@ -33,6 +33,7 @@ TP_SINGLE_TESTS = \
 	tests/snakemake-workflow.test \
 	tests/stop-cont.test \
 	tests/structure.test \
+	tests/structure-figures.test \
 	tests/summary-fields.test
 TESTS += $(TP_SINGLE_TESTS)
 EXTRA_DIST += tests/shcalls.awk

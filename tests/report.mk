@@ -36,7 +36,7 @@ if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
 	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/store.c \
-	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/xmalloc.c src/basic/messages.c \
+	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c \
 	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* resources.h: the resources tpmon measures and limits, with their
- * summary names and units.  One table, shared by limits, summary and series. */
+/* resources.h: the resources tpmon measures and limits (the first rows
+ * of the table of figures, basic/figtable.h) and lookup by name. */
 #ifndef TPMON_RESOURCES_H
 #define TPMON_RESOURCES_H
 
@@ -36,15 +36,10 @@ enum tp_unit_kind {
 	TP_UNIT_COUNT,		/* plain non-negative integer */
 };
 
-struct tp_res_info {
-	const char *name;	/* summary field name, e.g. "memory" */
-	const char *unit;	/* summary unit string, e.g. "MB" */
-	enum tp_unit_kind kind;
-	bool zero_ok;		/* is a limit of 0 meaningful? */
-};
-
-/* Table entry for @r; @r must be < TP_RES__COUNT. */
-const struct tp_res_info *res_info(enum tp_res r);
+/* A resource's row of the table of figures (basic/figtable.h), @r <
+ * TP_RES__COUNT: name, unit, kind, zero_ok and the rest. */
+struct tp_fig_info;
+const struct tp_fig_info *res_info(enum tp_res r);
 
 /* Resource named @name, or -1 when no resource has that name. */
 int res_by_name(const char *name);
@@ -52,5 +47,9 @@ int res_by_name(const char *name);
 /* Is @name a resource that cctools engines may send in -L but that tpmon
  * does not limit (gpus, bandwidth, ...)?  Such limits are ignored with a note. */
 bool res_cctools_only(const char *name);
+
+/* the rows themselves (after the declarations above, which figtable.h
+ * needs) */
+#include "basic/figtable.h"
 
 #endif

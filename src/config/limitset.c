@@ -97,7 +97,7 @@ static char *trim(char *s)
 
 /* Is @v acceptable as a limit of @info, once converted?  Zero means
  * "none allowed" and only makes sense for some resources. */
-static int check_limit(const struct tp_res_info *info, double v,
+static int check_limit(const struct tp_fig_info *info, double v,
 		       char *why, size_t whylen)
 {
 	if (v == 0 && !info->zero_ok) {
@@ -107,7 +107,7 @@ static int check_limit(const struct tp_res_info *info, double v,
 	return 0;
 }
 
-static void explain_negative(const struct tp_res_info *info, char *why,
+static void explain_negative(const struct tp_fig_info *info, char *why,
 			     size_t whylen)
 {
 	snprintf(why, whylen, "%s",
@@ -116,13 +116,13 @@ static void explain_negative(const struct tp_res_info *info, char *why,
 
 /* The summary unit of a count or of cores ("5 procs", [2, "cores"]) is
  * accepted as no unit; sizes and times know "MB" and "s" already. */
-static bool is_summary_unit(const struct tp_res_info *info, const char *unit)
+static bool is_summary_unit(const struct tp_fig_info *info, const char *unit)
 {
 	return strcasecmp(unit, info->unit) == 0;
 }
 
 /* Parse a value written as text ("2G", "90s", "5 procs") for @info. */
-static int parse_value_text(const struct tp_res_info *info, const char *text,
+static int parse_value_text(const struct tp_fig_info *info, const char *text,
 			    double *out, char *why, size_t whylen)
 {
 	char buf[64];
@@ -160,7 +160,7 @@ static int parse_value_text(const struct tp_res_info *info, const char *text,
 }
 
 /* Parse a number with an optional separate unit (JSON 2048, [1, "GB"]). */
-static int parse_value_number(const struct tp_res_info *info, double v,
+static int parse_value_number(const struct tp_fig_info *info, double v,
 			      const char *unit, double *out, char *why,
 			      size_t whylen)
 {
@@ -176,7 +176,7 @@ static int parse_value_number(const struct tp_res_info *info, double v,
 }
 
 /* Parse a JSON value: a number, a string with a unit, or [value, "unit"]. */
-static int parse_value_json(const struct tp_res_info *info, json_t *v,
+static int parse_value_json(const struct tp_fig_info *info, json_t *v,
 			    double *out, char *why, size_t whylen)
 {
 	if (json_is_number(v))
@@ -236,7 +236,7 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 {
 	char shown[SHOW_MAX + 4], why[128];
 	char *colon = strchr(entry, ':'), *name, *value;
-	const struct tp_res_info *info;
+	const struct tp_fig_info *info;
 	double v;
 	int r;
 

@@ -251,6 +251,39 @@ int cgroup_parse_io(const char *buf, uint64_t *rbytes, uint64_t *wbytes)
 	return 0;
 }
 
+/* The total= of one pressure line [@p, @end).  0, or -1. */
+static int pressure_total(const char *p, const char *end, uint64_t *v)
+{
+	const char *q;
+
+	for (q = p; q < end; q += strcspn(q, " \n"), q += strspn(q, " "))
+		if (!strncmp(q, "total=", 6))
+			return parse_u64(q + 6, v, NULL);
+	return -1;
+}
+
+int cgroup_parse_pressure(const char *buf, uint64_t *some, uint64_t *full, bool *has_full)
+{
+	bool has_some = false;
+	const char *p;
+
+	*has_full = false;
+	for (p = buf; *p; p = next_line(p)) {
+		const char *end = p + line_len(p);
+
+		if (!strncmp(p, "some ", 5)) {
+			if (pressure_total(p + 5, end, some) < 0)
+				return -1;
+			has_some = true;
+		} else if (!strncmp(p, "full ", 5)) {
+			if (pressure_total(p + 5, end, full) < 0)
+				return -1;
+			*has_full = true;
+		}
+	}
+	return has_some ? 0 : -1;
+}
+
 /* For the tests only (tests/conformance-*.test): TPMON_TEST_HIDE_CGROUP_FILES,
  * a comma-separated list of interface file names (cgroup.kill,
  * memory.peak), makes tpmon see a kernel without them, as RHEL 8's and
@@ -432,6 +465,21 @@ static void read_value(const char *dir, const char *name, uint64_t *v,
 		*known |= bit;
 }
 
+/* @dir/@name's totals into f->psi[@some] and f->psi[@some + 1] (full). */
+static void read_pressure(const char *dir, const char *name, struct tp_cg_figures *f,
+			  enum tp_psi some)
+{
+	char buf[256];
+	bool has_full;
+
+	if (cgroup_read(dir, name, buf, sizeof(buf)) < 0 ||
+	    cgroup_parse_pressure(buf, &f->psi[some], &f->psi[some + 1], &has_full) < 0)
+		return;
+	f->psi_known |= 1u << some;
+	if (has_full)
+		f->psi_known |= 1u << (some + 1);
+}
+
 void cgroup_figures(const char *dir, struct tp_cg_figures *f)
 {
 	char buf[4096];
@@ -457,6 +505,9 @@ void cgroup_figures(const char *dir, struct tp_cg_figures *f)
 	if (cgroup_read(dir, "io.stat", buf, sizeof(buf)) >= 0 &&
 	    cgroup_parse_io(buf, &f->rbytes, &f->wbytes) == 0)
 		f->known |= TP_CGF_IO;
+	read_pressure(dir, "cpu.pressure", f, TP_PSI_CPU_SOME);
+	read_pressure(dir, "memory.pressure", f, TP_PSI_MEMORY_SOME);
+	read_pressure(dir, "io.pressure", f, TP_PSI_IO_SOME);
 }
 
 static void sleep_ms(int ms)

@@ -39,6 +39,15 @@ enum {
 	TP_CGF_IO = 1u << 7,		/* io.stat (io controller) */
 };
 
+/* The PSI totals of a cgroup (cpu.pressure, memory.pressure, io.pressure:
+ * µs during which some, or all, of its runnable tasks stalled). */
+enum tp_psi {
+	TP_PSI_CPU_SOME, TP_PSI_CPU_FULL,
+	TP_PSI_MEMORY_SOME, TP_PSI_MEMORY_FULL,
+	TP_PSI_IO_SOME, TP_PSI_IO_FULL,
+	TP_PSI__COUNT
+};
+
 struct tp_cg_figures {
 	unsigned known;			/* TP_CGF_* */
 	uint64_t usage_usec, user_usec, system_usec;	/* cpu.stat */
@@ -46,6 +55,8 @@ struct tp_cg_figures {
 	uint64_t oom, oom_kill, oom_group_kill, mem_max_events;	/* memory.events */
 	uint64_t pids_current, pids_peak;	/* tasks: threads included */
 	uint64_t rbytes, wbytes;	/* io.stat, summed over devices */
+	uint64_t psi[TP_PSI__COUNT];	/* µs stalled (enum tp_psi) */
+	unsigned psi_known;		/* 1u << enum tp_psi: the file gave it */
 };
 
 /* ---- pure parsers (no I/O) ---- */
@@ -77,6 +88,12 @@ int cgroup_parse_value(const char *buf, uint64_t *v);
 /* io.stat ("MAJ:MIN rbytes=N wbytes=N ..." lines): the sums of rbytes and
  * wbytes over its devices.  Returns 0 (an empty file is 0 bytes), or -1. */
 int cgroup_parse_io(const char *buf, uint64_t *rbytes, uint64_t *wbytes);
+
+/* A pressure file ("some avg10=.. avg60=.. avg300=.. total=N" and a
+ * "full" line): the totals, µs.  *@has_full is false when there is no
+ * full line (cpu.pressure before 5.13).  Returns 0, or -1 when no some
+ * line with a total is there or a number is bad. */
+int cgroup_parse_pressure(const char *buf, uint64_t *some, uint64_t *full, bool *has_full);
 
 /* "/base" + "/" + "name" into @out.  Returns 0, or -1 if it does not fit. */
 int cgroup_join(char *out, size_t size, const char *dir, const char *name);

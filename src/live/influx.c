@@ -50,6 +50,8 @@ static void tag(FILE *f, const char *key, const char *value)
 
 static void fields(FILE *f, const struct tp_live_point *p)
 {
+	int i;
+
 	fprintf(f, " memory_bytes=%.0fi,memory_peak_bytes=%.0fi,virtual_memory_bytes=%.0fi,"
 		"cpu_seconds=%.6f,wall_seconds=%.3f",
 		p->memory_bytes, p->memory_peak_bytes, p->vm_bytes, p->cpu_seconds, p->t);
@@ -67,6 +69,9 @@ static void fields(FILE *f, const struct tp_live_point *p)
 			p->gpu_cores);
 	if (p->disk_known)
 		fprintf(f, ",disk_bytes=%.0fi", p->disk_bytes);
+	for (i = 0; i < TP_FIG__COUNT; i++)
+		if (live_by_table(i) && p->fig_known[i])
+			fprintf(f, ",%s=%.6f", fig_info(i)->live, p->fig[i] * fig_info(i)->live_factor);
 }
 
 char *influx_line(const struct tp_live_meta *m, const struct tp_live_point *p, double now)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "live/livedir.h"
 #include "live/liveread.h"
+#include "basic/figtable.h"
 #include "basic/xmalloc.h"
 
 static double num(const json_t *o, const char *key)
@@ -54,14 +55,14 @@ int liveread_parse(const char *text, size_t len, struct tp_liverun *r)
 	r->memory_peak = num(json_object_get(root, "peak"), "memory_bytes");
 	r->memory_limit = num(lim, "memory_bytes");
 	r->cpu_seconds = num(now, "cpu_seconds");
-	r->cores = num(now, "cores");
-	r->cores_limit = num(lim, "cores");
+	r->cores = num(now, res_info(TP_RES_CORES)->live);
+	r->cores_limit = num(lim, res_info(TP_RES_CORES)->live);
 	r->read_rate = num(rates, "read_bytes_per_second");
 	r->write_rate = num(rates, "written_bytes_per_second");
 	r->net_rate = num(rates, "network_bytes_per_second");
 	r->processes = num(now, "processes");
 	r->gpu_memory = num(now, "gpu_memory_bytes");
-	r->gpu_cores = num(now, "gpu_cores");
+	r->gpu_cores = num(now, fig_info(TP_FIG_GPU_CORES)->live);
 	json_decref(root);
 	return 0;
 }

@@ -1,38 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* point.c: the base-unit names that the live formats give the
- * resources' figures (point.h), one table for the runtime file and the
- * Prometheus textfile alike. */
+ * figures (point.h), taken from the table of figures (basic/figtable.h)
+ * for the runtime file and the Prometheus textfile alike. */
 #include <stddef.h>
 #include "live/point.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
+
+bool live_by_table(enum tp_fig f)
+{
+	return fig_info(f)->place == TP_FIGP_KERNEL && fig_info(f)->live;
+}
 
 const char *live_base_name(int r, double *factor)
 {
-	static const struct { int res; const char *name; double factor; } names[] = {
-		{ TP_RES_WALL_TIME, "wall_seconds", 1 },
-		{ TP_RES_CPU_TIME, "cpu_seconds", 1 },
-		{ TP_RES_MEMORY, "memory_bytes", 1048576.0 },
-		{ TP_RES_VIRTUAL_MEMORY, "virtual_memory_bytes", 1048576.0 },
-		{ TP_RES_SWAP_MEMORY, "swap_memory_bytes", 1048576.0 },
-		{ TP_RES_DISK, "disk_bytes", 1048576.0 },
-		{ TP_RES_TOTAL_FILES, "files", 1 },
-		{ TP_RES_BYTES_READ, "read_bytes", 1048576.0 },
-		{ TP_RES_BYTES_WRITTEN, "written_bytes", 1048576.0 },
-		{ TP_RES_BYTES_RECEIVED, "received_bytes", 1048576.0 },
-		{ TP_RES_BYTES_SENT, "sent_bytes", 1048576.0 },
-		{ TP_RES_BANDWIDTH, "bandwidth_bits_per_second", 1e6 },
-		{ TP_RES_GPUS, "gpus", 1 },
-		{ TP_RES_GPU_MEMORY, "gpu_memory_bytes", 1048576.0 },
-		{ TP_RES_CORES, "cores", 1 },
-		{ TP_RES_MAX_CONCURRENT_PROCESSES, "processes", 1 },
-		{ TP_RES_TOTAL_PROCESSES, "processes_started", 1 },
-	};
-	size_t i;
+	const struct tp_fig_info *fi;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].res == r) {
-			*factor = names[i].factor;
-			return names[i].name;
-		}
-	return NULL;
+	if (r < 0 || r >= TP_FIG__COUNT)
+		return NULL;
+	fi = fig_info((enum tp_fig)r);
+	*factor = fi->live_factor;
+	return fi->live;
 }

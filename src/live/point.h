@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "basic/figtable.h"
 
 /* What the task uses now, in base units (bytes, seconds), and its peaks. */
 struct tp_live_point {
@@ -29,7 +30,16 @@ struct tp_live_point {
 	bool disk_known;
 	double disk_bytes;
 	const char *state;		/* "running", "stopping", "ended" */
+	/* the figures the formats write from the table (live_by_table()),
+	 * in summary units: a value where fig_known */
+	double fig[TP_FIG__COUNT];
+	bool fig_known[TP_FIG__COUNT];
 };
+
+/* Do the live formats write figure @f from the table, by its row's live
+ * name, agg and factor (p->fig[@f])?  The cgroup's figures (pressure)
+ * are; the older ones have fields of their own above. */
+bool live_by_table(enum tp_fig f);
 
 /* The base-unit name of resource @r's figure (memory -> "memory_bytes")
  * and the factor from its summary unit; NULL for one with none. */

@@ -71,7 +71,7 @@ static void figures(FILE *f, const struct tp_live_point *p, const char *lab)
 	family(f, "cpu_seconds_total", "counter", "CPU time of the task's processes, dead and alive.",
 	       lab, p->cpu_seconds);
 	if (p->cores_known)
-		family(f, "cores", "gauge", "Cores in use over the last second.", lab, p->cores);
+		family(f, res_info(TP_RES_CORES)->live, "gauge", "Cores in use over the last second.", lab, p->cores);
 	family(f, "read_bytes_total", "counter", "Bytes the task read from storage.", lab,
 	       (double)p->read_bytes);
 	family(f, "written_bytes_total", "counter", "Bytes the task wrote to storage.", lab,
@@ -91,12 +91,34 @@ static void figures(FILE *f, const struct tp_live_point *p, const char *lab)
 	if (p->gpu_known) {
 		family(f, "gpu_memory_bytes", "gauge", "GPU memory of the task's processes.", lab,
 		       p->gpu_memory_bytes);
-		family(f, "gpu_cores", "gauge", "GPUs' SM utilization of the task, in GPUs.", lab,
+		family(f, fig_info(TP_FIG_GPU_CORES)->live, "gauge", "GPUs' SM utilization of the task, in GPUs.", lab,
 		       p->gpu_cores);
 	}
 	if (p->disk_known)
 		family(f, "disk_bytes", "gauge", "Disk space under the measured directories.", lab,
 		       p->disk_bytes);
+}
+
+/* The figures written from the table: a counter's name ends in _total. */
+static void table_figures(FILE *f, const struct tp_live_point *p, const char *lab)
+{
+	int i;
+
+	for (i = 0; i < TP_FIG__COUNT; i++) {
+		const struct tp_fig_info *fi = fig_info(i);
+		bool counter = fi->agg == TP_AGG_TOTAL;
+		char *name, *help;
+
+		if (!live_by_table(i) || !p->fig_known[i])
+			continue;
+		name = xasprintf("%s%s", fi->live, counter ? "_total" : "");
+		help = xasprintf("The task's %s (the summary's %s), in base units.", fi->live,
+				 fi->name);
+		family(f, name, counter ? "counter" : "gauge", help, lab,
+		       p->fig[i] * fi->live_factor);
+		free(name);
+		free(help);
+	}
 }
 
 static void limits(FILE *f, const struct tp_limits *l, const char *lab)
@@ -127,6 +149,7 @@ char *prom_text(const struct tp_live_meta *m, const struct tp_live_point *p)
 	       m->start);
 	family(f, "elapsed_seconds", "gauge", "Wall time of the task so far.", lab, p->t);
 	figures(f, p, lab);
+	table_figures(f, p, lab);
 	limits(f, m->limits, lab);
 	if (fclose(f) != 0)
 		error_msg_and_die("out of memory");

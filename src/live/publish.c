@@ -23,12 +23,13 @@ static void set_num(json_t *o, const char *key, bool known, double v)
 static json_t *now_object(const struct tp_live_point *p)
 {
 	json_t *o = json_object();
+	int i;
 
 	set_num(o, "memory_bytes", true, p->memory_bytes);
 	set_num(o, "virtual_memory_bytes", true, p->vm_bytes);
 	set_num(o, "cpu_seconds", true, p->cpu_seconds);
-	set_num(o, "cores", p->cores_known, p->cores);
-	set_num(o, "read_bytes", true, (double)p->read_bytes);
+	set_num(o, res_info(TP_RES_CORES)->live, p->cores_known, p->cores);
+	set_num(o, res_info(TP_RES_BYTES_READ)->live, true, (double)p->read_bytes);
 	set_num(o, "written_bytes", true, (double)p->written_bytes);
 	set_num(o, "received_bytes", p->net_known, (double)p->received_bytes);
 	set_num(o, "sent_bytes", p->net_known, (double)p->sent_bytes);
@@ -36,8 +37,12 @@ static json_t *now_object(const struct tp_live_point *p)
 	set_num(o, "processes_started", true, (double)p->processes_started);
 	json_object_set_new(o, "processes_partial", json_boolean(p->processes_partial));
 	set_num(o, "gpu_memory_bytes", p->gpu_known, p->gpu_memory_bytes);
-	set_num(o, "gpu_cores", p->gpu_known, p->gpu_cores);
+	set_num(o, fig_info(TP_FIG_GPU_CORES)->live, p->gpu_known, p->gpu_cores);
 	set_num(o, "disk_bytes", p->disk_known, p->disk_bytes);
+	for (i = 0; i < TP_FIG__COUNT; i++)
+		if (live_by_table(i))
+			set_num(o, fig_info(i)->live, p->fig_known[i],
+				p->fig[i] * fig_info(i)->live_factor);
 	return o;
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "live/livedir.h"
 #include "live/liveread.h"
+#include "basic/resources.h"
 #include "basic/safetext.h"
 #include "live/top.h"
 #include "basic/units.h"
@@ -283,7 +284,8 @@ static int show(const struct top_opts *t, bool term)
 	if (term) {
 		print_total(stdout, &l, cores, memory, shown);
 		printf("\nsort: %s  (p t c m i: sort, q: quit)\n", (const char *[]){ "pid",
-		       "processes", "cores", "memory", "I/O" }[t->sort]);
+		       "processes", res_info(TP_RES_CORES)->name, res_info(TP_RES_MEMORY)->name,
+		       "I/O" }[t->sort]);
 	}
 	fflush(stdout);
 	liveread_free(runs, n);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* figures.c: the run's figures (see figures.h): peaks, current values,
  * totals, snapshots and the rules that make the report of them. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -465,4 +466,56 @@ void figures_summary_free(struct tp_summary *r)
 	r->nsnapshots = 0;
 	free(r->cgroup);
 	r->cgroup = NULL;
+}
+
+/* The cgroup's own figures: its memory peak and PSI totals. */
+static bool kernel_value(const struct tp_summary *r, enum tp_fig f, double *v)
+{
+	const struct tp_cg_figures *cg = &r->cgf;
+	int psi = (int)f - TP_FIG_CPU_PRESSURE_SOME;
+
+	if (!r->cgroup)
+		return false;
+	if (f == TP_FIG_MEMORY_CGROUP) {
+		*v = (double)cg->mem_peak / 1048576.0;
+		return cg->known & TP_CGF_MEM_PEAK;
+	}
+	if (psi < 0 || psi >= TP_PSI__COUNT || !(cg->psi_known & (1u << psi)))
+		return false;
+	*v = (double)cg->psi[psi];
+	return true;
+}
+
+bool figures_value(const struct tp_summary *r, enum tp_fig f, double *v)
+{
+	const struct proc_io *io = &r->acct.io;
+
+	*v = NAN;
+	if ((int)f < TP_RES__COUNT) {
+		*v = r->value[f];
+		return r->known[f];
+	}
+	switch (f) {
+	case TP_FIG_MAX_CONCURRENT_THREADS: *v = r->max_threads; return r->threads_known;
+	case TP_FIG_CORES_AVG: *v = r->cores_avg; return isfinite(*v);
+	case TP_FIG_MEMORY_PSS: *v = r->memory_pss; return r->pss_known;
+	case TP_FIG_GPU_CORES: *v = r->gpu_cores; return r->gpu_util_known;
+	case TP_FIG_GPU_CORES_AVG: *v = r->gpu_cores_avg; return r->gpu_util_known;
+	case TP_FIG_GPU_TIME: *v = r->gpu_time; return r->gpu_util_known;
+	/* counted from schedstat at exit stops: unknown when polling,
+	 * unless an enclosing tpmon counted them */
+	case TP_FIG_CONTEXT_SWITCHES:
+		*v = (double)r->acct.ctxsw;
+		return r->tracking == TP_TRACK_PTRACE || r->tracking == TP_TRACK_ATTACH || r->ctxsw_known;
+	case TP_FIG_MACHINE_CPUS: *v = (double)r->machine_cpus; return true;
+	case TP_FIG_MACHINE_LOAD: *v = r->machine_load; return r->load_known;
+	case TP_FIG_LEFTOVER_PROCESSES: *v = r->leftover; return true;
+	case TP_FIG_RCHAR: *v = (double)io->rchar; return true;
+	case TP_FIG_WCHAR: *v = (double)io->wchar; return true;
+	case TP_FIG_SYSCR: *v = (double)io->syscr; return true;
+	case TP_FIG_SYSCW: *v = (double)io->syscw; return true;
+	case TP_FIG_READ_BYTES: *v = (double)io->read_bytes; return true;
+	case TP_FIG_WRITE_BYTES: *v = (double)io->write_bytes; return true;
+	default: return kernel_value(r, f, v);
+	}
 }

@@ -177,6 +177,10 @@ void figures_exit(struct tp_figures *f, bool known, int root_status);
  * wall_time the time it covers.  Returns it (in rep->snapshots). */
 const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char *label);
 
+/* The value of figure @f in @r, in its summary unit (basic/figtable.h),
+ * into *@v.  Returns whether it is known (false: the summary's null). */
+bool figures_value(const struct tp_summary *r, enum tp_fig f, double *v);
+
 /* Free what @r owns (its snapshots). */
 void figures_summary_free(struct tp_summary *r);
 

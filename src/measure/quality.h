@@ -9,26 +9,11 @@
 #define TPMON_QUALITY_H
 
 #include <stdbool.h>
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "config/options.h"
 
-/* The figures that can be lower bounds: the resources (enum tp_res, the
- * same numbers), then the summary's other figures. */
-enum tp_fig {
-	TP_FIG_CORES_AVG = TP_RES__COUNT,
-	TP_FIG_MEMORY_PSS,
-	TP_FIG_GPU_CORES,
-	TP_FIG_GPU_CORES_AVG,
-	TP_FIG_GPU_TIME,
-	TP_FIG_RCHAR,
-	TP_FIG_WCHAR,
-	TP_FIG_SYSCR,
-	TP_FIG_SYSCW,
-	TP_FIG_READ_BYTES,
-	TP_FIG_WRITE_BYTES,
-	TP_FIG_MAX_CONCURRENT_THREADS,
-	TP_FIG__COUNT
-};
+/* Every figure (enum tp_fig, basic/figtable.h) has a slot in lower[];
+ * its row's quality names the rule that sets it. */
 
 /* What the run knows of its own measurement. */
 struct tp_quality_in {
@@ -46,7 +31,7 @@ struct tp_quality_in {
 	bool disk_partial;		/* the disk walk could not read everything */
 };
 
-/* The summary's name of figure @f. */
+/* The summary's name of figure @f (its row's name). */
 const char *quality_fig_name(enum tp_fig f);
 
 /* Set @lower[f] for each figure that may be below the truth in a run

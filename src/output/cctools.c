@@ -6,15 +6,8 @@
  * whose members are resources again. */
 #include <stdlib.h>
 #include <string.h>
+#include "basic/resources.h"
 #include "output/cctools.h"
-
-static const char *const resources[] = {
-	"start", "end", "wall_time", "cpu_time", "memory", "virtual_memory",
-	"swap_memory", "disk", "bytes_read", "bytes_written", "bytes_received",
-	"bytes_sent", "bandwidth", "gpus", "cores", "cores_avg", "machine_cpus",
-	"machine_load", "context_switches", "max_concurrent_processes",
-	"total_processes", "total_files", "fs_nodes", "workers",
-};
 
 /* strings and integers the parser reads, and the strings resource_monitor
  * writes that it skips without a word */
@@ -44,7 +37,7 @@ static json_t *resources_only(const json_t *obj)
 	json_t *v;
 
 	json_object_foreach((json_t *)obj, key, v)
-		if (LISTED(key, resources) && json_is_array(v))
+		if (fig_cctools_resource(key) && json_is_array(v))
 			json_object_set(out, key, v);
 	return out;
 }
@@ -62,11 +55,12 @@ static bool verbatim_key(const struct tp_options *o, const char *key)
 /* The member @key of @full as the parser may see it, or NULL to leave out. */
 static json_t *member(const char *key, json_t *v, const struct tp_options *o)
 {
-	if (LISTED(key, resources)) {
-		if (!o->disk && json_is_null(v) && !strcmp(key, "disk"))
-			return json_pack("[i, s]", 0, "MB");
-		if (!o->disk && json_is_null(v) && !strcmp(key, "total_files"))
-			return json_pack("[i, s]", 0, "files");
+	if (fig_cctools_resource(key)) {
+		int r = res_by_name(key);
+
+		/* without the disk walk, resource_monitor writes 0 */
+		if (!o->disk && json_is_null(v) && (r == TP_RES_DISK || r == TP_RES_TOTAL_FILES))
+			return json_pack("[i, s]", 0, res_info(r)->unit);
 		return json_is_array(v) || json_is_null(v) ? json_incref(v) : NULL;
 	}
 	if (!strcmp(key, "limits_exceeded") || !strcmp(key, "peak_times"))

@@ -33,7 +33,7 @@ static json_t *ending(const struct tp_summary *r)
 static json_t *retry(const struct tp_options *o, const struct tp_summary *r)
 {
 	struct tp_retry t;
-	const struct tp_res_info *ri;
+	const struct tp_fig_info *ri;
 
 	if (!endnotes_retry(r, &o->limits, &t))
 		return json_null();

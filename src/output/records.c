@@ -13,6 +13,7 @@
 #include "basic/jsontext.h"
 #include "output/records.h"
 #include "basic/outfile.h"
+#include "basic/resources.h"
 #include "basic/xmalloc.h"
 
 /* Lines buffered before a write. */
@@ -74,7 +75,7 @@ json_t *records_figures(const struct tp_proc *p, const struct tp_acct *a)
 			    json_integer(WEXITSTATUS(st)) : json_null());
 	json_object_set_new(o, "signal", l->status_known && WIFSIGNALED(st) ?
 			    json_integer(WTERMSIG(st)) : json_null());
-	json_object_set_new(o, "cpu_time", real((double)a->cpu_ns / 1e9, 1e6));
+	json_object_set_new(o, res_info(TP_RES_CPU_TIME)->name, real((double)a->cpu_ns / 1e9, 1e6));
 	json_object_set_new(o, "peak_rss", real((double)p->hwm_kb / 1024.0, 1e3));
 	json_object_set_new(o, "bytes_read", json_integer((json_int_t)a->io.read_bytes));
 	json_object_set_new(o, "bytes_written", json_integer((json_int_t)a->io.write_bytes));

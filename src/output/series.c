@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* series.c: the time series files.  TEMPLATE.series has resource_monitor's
  * columns and units, then tpmon's own (gpus, gpu_memory, gpu_cores,
- * memory_pss).  In cctools mode TEMPLATE.series is exactly what cctools'
+ * memory_pss), and in a run with a cgroup the table's kernel columns (the
+ * PSI totals: basic/figtable.h).  In cctools mode TEMPLATE.series is exactly what cctools'
  * resource_monitor writes (its header, its 15 columns, or 13 without the
  * disk footprint, its decimals), for scripts that read Makeflow's monitor
  * directories by position; the 19-column file is TEMPLATE.tpmon.series. */
@@ -19,6 +20,8 @@ struct tp_series {
 	unsigned long lines, lost;	/* sample lines tried, lost */
 	bool headless;		/* the header is not written yet */
 	const char *head;	/* the header of this file */
+	char *own_head;		/* it, when made for this run (owned) */
+	bool kernel;		/* with the table's kernel columns */
 	struct tp_series *cct;	/* cctools mode: the cctools-shaped .series */
 	bool disk;		/* cctools-shaped: with total_files and disk */
 };
@@ -59,8 +62,35 @@ static const char cct_header_disk[] = CCT_HEADER
 	"               total_files                      disk\n";
 static const char cct_header[] = CCT_HEADER "\n";
 
+/* The figures whose columns follow memory_pss in a run with a cgroup. */
+static bool kernel_column(int f)
+{
+	return fig_info(f)->place == TP_FIGP_KERNEL && fig_info(f)->series;
+}
+
+/* tpmon's header with the kernel columns after memory_pss (malloc'd). */
+static char *kernel_header(void)
+{
+	const char *cols = strstr(header, "#wall_clock");
+	char *s = xasprintf("%.*s# the cgroup's PSI totals (*_pressure_some, *_pressure_full) in us "
+			    "stalled (nan: no such file).\n%.*s", (int)(cols - header), header,
+			    (int)strlen(cols) - 1, cols);
+	char *more;
+	int f;
+
+	for (f = 0; f < TP_FIG__COUNT; f++)
+		if (kernel_column(f)) {
+			more = xasprintf("%s %s", s, fig_info(f)->series);
+			free(s);
+			s = more;
+		}
+	more = xasprintf("%s\n", s);
+	free(s);
+	return more;
+}
+
 static struct tp_series *open_one(const char *template, const char *suffix,
-				  const char *head)
+				  const char *head, bool kernel)
 {
 	struct tp_outfile *f = outfile_open_output(template, suffix);
 	struct tp_series *se;
@@ -69,22 +99,25 @@ static struct tp_series *open_one(const char *template, const char *suffix,
 		return NULL;
 	se = xcalloc(1, sizeof(*se));
 	se->f = f;
+	se->kernel = kernel;
+	if (kernel)
+		head = se->own_head = kernel_header();
 	se->head = head;
 	se->headless = outfile_append(f, head, strlen(head)) < 0;
 	return se;
 }
 
-struct tp_series *series_open(const char *template, bool cctools, bool disk)
+struct tp_series *series_open(const char *template, bool cctools, bool disk, bool kernel)
 {
 	struct tp_series *se, *cct = NULL;
 
 	if (cctools) {
-		cct = open_one(template, "series", disk ? cct_header_disk : cct_header);
+		cct = open_one(template, "series", disk ? cct_header_disk : cct_header, false);
 		if (!cct)
 			return NULL;
 		cct->disk = disk;
 	}
-	se = open_one(template, cctools ? "tpmon.series" : "series", header);
+	se = open_one(template, cctools ? "tpmon.series" : "series", header, kernel);
 	if (!se) {
 		series_close(cct);
 		return NULL;
@@ -169,11 +202,33 @@ static void add_cctools(struct tp_series *se, const struct tp_sample *s,
 		se->lost++;
 }
 
+/* The kernel columns of @rep, " N" or " nan" each, into @buf. */
+static const char *kernel_columns(const struct tp_summary *rep, char *buf, size_t size)
+{
+	size_t len = 0;
+	int f;
+
+	buf[0] = '\0';
+	for (f = 0; f < TP_FIG__COUNT && len < size; f++) {
+		struct col c;
+		double v;
+		bool known;
+
+		if (!kernel_column(f))
+			continue;
+		known = figures_value(rep, f, &v);	/* before v is read */
+		col(&c, known, v, fig_info(f)->decimals);
+		len += (size_t)snprintf(buf + len, size - len, " %s", c.s);
+	}
+	return buf;
+}
+
 void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f)
 {
 	const struct tp_summary *rep = f->rep;
 	struct col c[C__COUNT];
-	char line[2048], pss[32] = "nan";	/* 19 fields of at most ~100 characters */
+	/* 19 fields of at most ~100 characters, and the kernel's */
+	char line[4096], pss[32] = "nan", kernel[1024];
 	int n;
 
 	if (!se)
@@ -185,13 +240,14 @@ void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp
 	unknowable(c, f, 3);
 	/* one write per line: a full disk loses whole lines, never halves */
 	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %s %s %s %s %s %s "
-		"%s %s %s %s\n",
+		"%s %s %s %s%s\n",
 		rep->start + s->t, s->cpu_s, f->cur[TP_RES_CORES], s->nprocs,
 		s->vm_mb, s->rss_mb, s->swap_mb,
 		(double)s->acct.io.read_bytes / 1048576.0,
 		(double)s->acct.io.write_bytes / 1048576.0,
 		c[C_RECV].s, c[C_SENT].s, c[C_BW].s, c[C_LOAD].s, c[C_FILES].s, c[C_DISK].s,
-		c[C_GPUS].s, c[C_GPU_MEM].s, c[C_GPU_CORES].s, pss);
+		c[C_GPUS].s, c[C_GPU_MEM].s, c[C_GPU_CORES].s, pss,
+		se->kernel ? kernel_columns(rep, kernel, sizeof(kernel)) : "");
 	se->lines++;
 	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
 		se->lost++;
@@ -207,5 +263,6 @@ void series_close(struct tp_series *se)
 			 outfile_path(se->f), se->lost, se->lines,
 			 outfile_error(se->f) ? strerror(outfile_error(se->f)) : "too long");
 	outfile_close(se->f);
+	free(se->own_head);
 	free(se);
 }

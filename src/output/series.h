@@ -14,7 +14,7 @@ struct tp_series;
  * failure.  @cctools: TEMPLATE.series in resource_monitor's shape (its 15
  * columns, 13 without @disk) and tpmon's 19 columns in
  * TEMPLATE.tpmon.series. */
-struct tp_series *series_open(const char *template, bool cctools, bool disk);
+struct tp_series *series_open(const char *template, bool cctools, bool disk, bool kernel);
 /* One line for sample @s; @f gives the start time, which figures are
  * known, and the current value of each resource (cores over the last
  * window). */

@@ -35,25 +35,23 @@ static json_t *measure(double v, const char *unit, int decimals)
 	return json_pack("[o, s]", num, unit);
 }
 
-static int res_decimals(enum tp_res r)
+/* Figure @f of @r as [value, "unit"], or null when unknown. */
+static json_t *figure(const struct tp_summary *r, enum tp_fig f)
 {
-	switch (res_info(r)->kind) {
-	case TP_UNIT_COUNT: return 0;
-	case TP_UNIT_TIME: return 6;
-	case TP_UNIT_CORES: return 3;
-	default: return 3;
-	}
+	const struct tp_fig_info *fi = fig_info(f);
+	double v;
+
+	return figures_value(r, f, &v) ? measure(v, fi->unit, fi->decimals) : json_null();
 }
 
-static void set_res(json_t *root, const struct tp_summary *r, enum tp_res res)
+/* The figures of one section of the summary, in the table's order. */
+static void add_figures(json_t *root, const struct tp_summary *r, enum tp_fig_place place)
 {
-	const struct tp_res_info *ri = res_info(res);
+	int f;
 
-	if (r->known[res])
-		json_object_set_new(root, ri->name,
-				    measure(r->value[res], ri->unit, res_decimals(res)));
-	else
-		json_object_set_new(root, ri->name, json_null());
+	for (f = 0; f < TP_FIG__COUNT; f++)
+		if (fig_info(f)->place == place)
+			json_object_set_new(root, fig_info(f)->name, figure(r, f));
 }
 
 static json_t *peak_times(const struct tp_summary *r)
@@ -77,7 +75,7 @@ static json_t *exceeded_object(const struct tp_summary *r)
 		if (r->exceeded.set[i])
 			json_object_set_new(le, res_info(i)->name,
 					    measure(r->exceeded.value[i], res_info(i)->unit,
-						    res_decimals(i)));
+						    res_info(i)->decimals));
 	if (r->exceeded.end_set)
 		json_object_set_new(le, "end", measure(r->exceeded.end, "s", 0));
 	if (json_object_size(le) == 0) {
@@ -107,17 +105,6 @@ static json_t *lower_bounds(const json_t *root, const struct tp_summary *r)
 static const char *exit_type_name(enum tp_exit_type t)
 {
 	return t == TP_EXIT_TYPE_LIMITS ? "limits" : t == TP_EXIT_TYPE_SIGNAL ? "signal" : "normal";
-}
-
-/* Byte-level I/O counters, flat: cctools readers reject nested objects. */
-static void add_io(json_t *root, const struct tp_acct *a)
-{
-	json_object_set_new(root, "rchar", measure((double)a->io.rchar, "B", 0));
-	json_object_set_new(root, "wchar", measure((double)a->io.wchar, "B", 0));
-	json_object_set_new(root, "syscr", measure((double)a->io.syscr, "calls", 0));
-	json_object_set_new(root, "syscw", measure((double)a->io.syscw, "calls", 0));
-	json_object_set_new(root, "read_bytes", measure((double)a->io.read_bytes, "B", 0));
-	json_object_set_new(root, "write_bytes", measure((double)a->io.write_bytes, "B", 0));
 }
 
 static void add_verbatim(json_t *root, const struct tp_options *o)
@@ -161,7 +148,7 @@ static json_t *declared_limits(const struct tp_options *o)
 	for (i = 0; i < TP_RES__COUNT; i++)
 		if (o->limits.set[i])
 			json_object_set_new(l, res_info(i)->name,
-					    measure(o->limits.value[i], res_info(i)->unit, res_decimals(i)));
+					    measure(o->limits.value[i], res_info(i)->unit, res_info(i)->decimals));
 	if (json_object_size(l) == 0) {
 		json_decref(l);
 		return json_null();
@@ -179,7 +166,7 @@ static void add_usage(json_t *root, const struct tp_options *o, const struct tp_
 	json_object_set_new(root, "limits", declared_limits(o));
 	json_object_set_new(root, "stopped_at", r->stopped_at >= 0 ?
 			    measure(r->stopped_at, "s", 3) : json_null());
-	json_object_set_new(root, "utilization_cores", measure(u->ref, "cores", 3));
+	json_object_set_new(root, "utilization_cores", measure(u->ref, res_info(TP_RES_CORES)->unit, 3));
 	json_object_set_new(root, "utilization_mean", measure(u->mean, "%", 2));
 	json_object_set_new(root, "utilization_over_20", measure(u->over20, "%", 2));
 	json_object_set_new(root, "utilization_over_40", measure(u->over40, "%", 2));
@@ -204,7 +191,7 @@ static json_t *snapshot_json(const struct tp_snapshot *s)
 	json_object_set_new(j, "end", measure(s->end, "s", 6));
 	for (i = 0; i < TP_RES__COUNT; i++)
 		json_object_set_new(j, res_info(i)->name, s->known[i] ?
-				    measure(s->value[i], res_info(i)->unit, res_decimals(i)) :
+				    measure(s->value[i], res_info(i)->unit, res_info(i)->decimals) :
 				    json_null());
 	return j;
 }
@@ -238,29 +225,9 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	add_exit(root, o, r);
 	json_object_set_new(root, "start", measure(r->start, "s", 6));
 	json_object_set_new(root, "end", measure(r->end, "s", 6));
-	for (i = 0; i < TP_RES__COUNT; i++)
-		set_res(root, r, i);
-	json_object_set_new(root, "max_concurrent_threads", r->threads_known ?
-			    measure(r->max_threads, "threads", 0) : json_null());
-	json_object_set_new(root, "cores_avg", measure(r->cores_avg, "cores", 3));
-	json_object_set_new(root, "memory_pss", r->pss_known ?
-			    measure(r->memory_pss, "MB", 3) : json_null());
-	json_object_set_new(root, "gpu_cores", r->gpu_util_known ?
-			    measure(r->gpu_cores, "gpus", 3) : json_null());
-	json_object_set_new(root, "gpu_cores_avg", r->gpu_util_known ?
-			    measure(r->gpu_cores_avg, "gpus", 3) : json_null());
-	json_object_set_new(root, "gpu_time", r->gpu_util_known ?
-			    measure(r->gpu_time, "s", 3) : json_null());
-	/* counted from schedstat at exit stops: unknown when polling,
-	 * unless an enclosing tpmon counted them */
-	json_object_set_new(root, "context_switches", r->tracking == TP_TRACK_PTRACE || r->tracking == TP_TRACK_ATTACH ||
-			    r->ctxsw_known ?
-			    measure((double)r->acct.ctxsw, "switches", 0) : json_null());
-	json_object_set_new(root, "machine_cpus", measure((double)r->machine_cpus, "cores", 0));
-	json_object_set_new(root, "machine_load", r->load_known ?
-			    measure(r->machine_load, "procs", 2) : json_null());
-	json_object_set_new(root, "leftover_processes", measure(r->leftover, "procs", 0));
-	add_io(root, &r->acct);
+	/* flat: cctools readers reject nested objects */
+	for (i = TP_FIGP_RES; i < TP_FIGP_KERNEL; i++)
+		add_figures(root, r, i);
 	json_object_set_new(root, "peak_times", peak_times(r));
 	/* the backend's name, and why this mode was taken */
 	json_object_set_new(root, "tracking", r->tracking_name ? json_string(r->tracking_name) :
@@ -274,9 +241,9 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
 	/* last of the figures: the names of those that are lower bounds */
 	json_object_set_new(root, "lower_bounds", lower_bounds(root, r));
-	/* the cgroup's own high-water mark (5.19), page cache included */
-	json_object_set_new(root, "memory_cgroup", r->cgroup && (r->cgf.known & TP_CGF_MEM_PEAK) ?
-			    measure((double)r->cgf.mem_peak / 1048576.0, "MB", 3) : json_null());
+	/* the cgroup's own high-water mark (5.19), page cache included,
+	 * and its PSI totals */
+	add_figures(root, r, TP_FIGP_KERNEL);
 	add_usage(root, o, r);
 	add_snapshots(root, r);
 	if (r->partial)
@@ -295,19 +262,16 @@ bool summary_field_reserved(const char *key)
 		"executable_type", "monitor_version", "host", "command", "exit_type",
 		"exit_status", "signal", "monitor_signal", "limits_exceeded",
 		"limit_violator_pid", "limit_violator_command", "start", "end",
-		"cores_avg", "memory_pss", "gpu_cores", "gpu_cores_avg", "gpu_time", "bytes_received", "bytes_sent", "bandwidth",
-		"context_switches", "machine_cpus", "machine_load", "leftover_processes",
-		"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes",
-		"peak_times", "tracking", "tracking_reason", "cgroup", "processes_partial", "memory_cgroup", "partial", "disk_partial", "snapshots",
+		"peak_times", "tracking", "tracking_reason", "cgroup", "processes_partial", "partial", "disk_partial", "snapshots",
 		"limits", "stopped_at",
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",
 		"cpu_hours_allotted", "cpu_hours_unused", "memory_share", "memory_growth",
-		"max_concurrent_threads", "lower_bounds", "ending", "retry", "notes",
+		"lower_bounds", "ending", "retry", "notes",
 	};
 	size_t i;
 
-	if (res_by_name(key) >= 0)
+	if (fig_by_name(key) >= 0)
 		return true;
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if (!strcmp(key, fields[i]))

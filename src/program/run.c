@@ -69,11 +69,25 @@ void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
 
 	s->net_known = r->net != NULL;
 	net_totals(r->net, &s->net_sent, &s->net_recv);
+	/* the cgroup's figures now, for the series and the live point */
+	if (r->cg && (r->series || r->live))
+		cgroup_figures(r->cg->task, &r->rep->cgf);
 	s->gpu_known = gpu_figures(r->gpu, &f);
 	if (s->gpu_known) {
 		s->gpu_memory_mb = f.memory_mb;
 		s->gpu_cores = f.cores;
 	}
+}
+
+/* The point's figures that the live formats take from the table (the
+ * cgroup's: read at this sample by run_sample_net_gpu()). */
+static void live_table_figures(const struct tp_run *r, struct tp_live_point *p)
+{
+	int f;
+
+	for (f = 0; f < TP_FIG__COUNT; f++)
+		if (live_by_table(f))
+			p->fig_known[f] = figures_value(r->rep, f, &p->fig[f]);
 }
 
 /* A live point at @t from sample @s, or from the report (@s NULL: the
@@ -91,6 +105,7 @@ static void live_point(const struct tp_run *r, const struct tp_sample *s, double
 	 * (the limit's 5 s window would leave a short task without one) */
 	p->cores_known = ratewin_rate(&f->cpuwin, TP_CORES_PEAK_WINDOW, &p->cores);
 	p->processes_partial = r->tk && r->tk->counts_partial;
+	live_table_figures(r, p);
 	p->disk_known = rep->known[TP_RES_DISK];
 	p->disk_bytes = rep->value[TP_RES_DISK] * 1048576.0;
 	if (s) {
@@ -517,7 +532,8 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	sk.t0 = r->t0;
 	/* made before the task exists, so it cannot race its creation */
 	if (o->time_series)
-		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk);
+		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk,
+				       r->cg != NULL);
 	r->net = net_new();
 	net_watch(r->net, &r->tree);
 	r->gpu = open_gpu();

@@ -99,9 +99,10 @@ static int parse_max(struct rp_options *o, const char *arg)
 
 	for (a = 0; eq && a < RP_A__COUNT; a++) {
 		const struct rp_res_info *ri = rp_res_info(rp_ares_res(a));
+		const char *name = fig_info(ri->fig)->name;
 
-		if (strlen(ri->name) != (size_t)(eq - arg) ||
-		    strncmp(arg, ri->name, (size_t)(eq - arg)) != 0)
+		if (strlen(name) != (size_t)(eq - arg) ||
+		    strncmp(arg, name, (size_t)(eq - arg)) != 0)
 			continue;
 		if (units_parse(ri->kind, eq + 1, &o->max[a], why, sizeof(why)) < 0) {
 			error_msg("report: --max %s: %s", arg, why);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* fuzz-proc.c: libFuzzer harness for the /proc text parsers.  Whatever a
+/* fuzz-proc.c: libFuzzer harness for the kernel's text parsers (/proc,
+ * and the cgroup's flat-keyed, io.stat and pressure files).  Whatever a
  * kernel (or a hostile comm) puts in those files, parsing must neither
  * crash nor read past the text, and a parsed comm is always terminated. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kernel/cgroup.h"
 #include "kernel/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -18,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct proc_rollup r;
 	pid_t a, b;
 	double load;
+	uint64_t u, v;
+	bool has_full;
 
 	if (!buf)
 		return 0;
@@ -30,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	proc_rollup_parse(buf, &r);
 	proc_status_ids_parse(buf, &a, &b);
 	proc_loadavg_parse(buf, &load);
+	cgroup_parse_key(buf, "usage_usec", &u);
+	cgroup_parse_io(buf, &u, &v);
+	cgroup_parse_pressure(buf, &u, &v, &has_full);
 	free(buf);
 	return 0;
 }

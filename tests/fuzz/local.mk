@@ -12,12 +12,13 @@ FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc tests/fuzz/fuzz-sockdiag
 
 tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
-	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/messages.c
+	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/messages.c
 tests_fuzz_fuzz_limits_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS)
 
-tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/kernel/proc.c src/basic/xmalloc.c src/basic/messages.c
+tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/kernel/proc.c src/kernel/cgroup.c \
+	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_proc_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 

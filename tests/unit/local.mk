@@ -49,6 +49,11 @@ UNIT_TESTS += tests/unit/test-figures
 tests_unit_test_figures_SOURCES = tests/unit/test-figures.c tests/unit/tap.h
 tests_unit_test_figures_LDADD = $(TPMON_LIBS)
 
+# the series' columns, the table's kernel ones included (src/output/series.c)
+UNIT_TESTS += tests/unit/test-series
+tests_unit_test_series_SOURCES = tests/unit/test-series.c tests/unit/tap.h
+tests_unit_test_series_LDADD = $(TPMON_LIBS)
+
 # the live formats and the runtime file's reader (src/live)
 UNIT_TESTS += tests/unit/test-live
 tests_unit_test_live_SOURCES = tests/unit/test-live.c tests/unit/tap.h

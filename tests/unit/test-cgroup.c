@@ -119,6 +119,37 @@ static void test_io(void)
 	   "only whole keys count");
 }
 
+/* PSI files, as kernels write them (6.18's /sys/fs/cgroup/unified, and a
+ * 5.10 cpu.pressure, which has no full line). */
+static void test_pressure(void)
+{
+	uint64_t some = 1, full = 1;
+	bool has_full = true;
+
+	ok(cgroup_parse_pressure("some avg10=94.20 avg60=96.74 avg300=82.30 total=545727535\n"
+				 "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+				 &some, &full, &has_full) == 0 &&
+	   some == 545727535 && full == 0 && has_full, "cpu.pressure of 6.18: some and full totals");
+	ok(cgroup_parse_pressure("some avg10=0.90 avg60=1.22 avg300=1.25 total=24697467\n"
+				 "full avg10=0.00 avg60=0.00 avg300=0.00 total=12844267\n",
+				 &some, &full, &has_full) == 0 &&
+	   some == 24697467 && full == 12844267 && has_full, "io.pressure: full below some");
+	ok(cgroup_parse_pressure("some avg10=0.00 avg60=0.00 avg300=0.00 total=42\n",
+				 &some, &full, &has_full) == 0 && some == 42 && !has_full,
+	   "cpu.pressure of 5.10: no full line, full unknown");
+	ok(cgroup_parse_pressure("full avg10=0.00 avg60=0.00 avg300=0.00 total=7\n",
+				 &some, &full, &has_full) < 0, "no some line: refused");
+	ok(cgroup_parse_pressure("some avg10=0.00 avg60=0.00 avg300=0.00\n",
+				 &some, &full, &has_full) < 0, "a some line without total: refused");
+	ok(cgroup_parse_pressure("some avg10=0.00 total=12x\n", &some, &full, &has_full) < 0,
+	   "a bad number: refused");
+	ok(cgroup_parse_pressure("some total=18446744073709551616\n", &some, &full,
+				 &has_full) < 0, "an overflowing total: refused");
+	ok(cgroup_parse_pressure("", &some, &full, &has_full) < 0, "empty: refused");
+	ok(cgroup_parse_pressure("some xtotal=5 total=9", &some, &full, &has_full) == 0 &&
+	   some == 9, "only the whole key counts, and the last line may lack its newline");
+}
+
 static void put(const char *dir, const char *name, const char *text)
 {
 	char path[512];
@@ -153,6 +184,9 @@ static void test_readers(void)
 	put(dir, "pids.current", "3\n");
 	put(dir, "cgroup.events", "populated 1\nfrozen 0\n");
 	put(dir, "cgroup.procs", "10\n11\n");
+	put(dir, "cpu.pressure", "some avg10=1.00 avg60=0.50 avg300=0.10 total=1500000\n");
+	put(dir, "io.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=300\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=200\n");
 	cgroup_figures(dir, &f);
 	ok((f.known & TP_CGF_CPU) && f.usage_usec == 2500000, "cpu.stat read");
 	ok((f.known & TP_CGF_MEM_PEAK) && f.mem_peak == 209715200, "memory.peak read");
@@ -160,6 +194,10 @@ static void test_readers(void)
 	   "memory.events read; oom_group_kill unknown (a 5.16 kernel)");
 	ok((f.known & TP_CGF_PIDS) && !(f.known & TP_CGF_PIDS_PEAK) && !(f.known & TP_CGF_IO),
 	   "pids.peak and io.stat missing: unknown, not 0");
+	ok(f.psi_known == (1u << TP_PSI_CPU_SOME | 1u << TP_PSI_IO_SOME | 1u << TP_PSI_IO_FULL) &&
+	   f.psi[TP_PSI_CPU_SOME] == 1500000 && f.psi[TP_PSI_IO_SOME] == 300 &&
+	   f.psi[TP_PSI_IO_FULL] == 200,
+	   "pressure read; cpu full and memory.pressure missing: unknown, not 0");
 	is_int(cgroup_populated(dir), 1, "populated from cgroup.events");
 	snprintf(sub, sizeof(sub), "%s/main", dir);
 	snprintf(subsub, sizeof(subsub), "%s/main/inner", dir);
@@ -294,13 +332,14 @@ static void test_v1_figures(void)
 
 int main(void)
 {
-	plan(66);
+	plan(76);
 	test_self();
 	test_mount();
 	test_controllers();
 	test_keyed();
 	test_value();
 	test_io();
+	test_pressure();
 	test_readers();
 	test_remove();
 	test_v1_parse();

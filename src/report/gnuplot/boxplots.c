@@ -91,10 +91,10 @@ static size_t tics(FILE *s, const struct box *b, size_t m, const struct rp_cat *
 static char *chart(struct gp *g, const struct rp_store *st, const struct rp_cat *c,
 		   const struct box *b, size_t m, enum rp_res r, const char *what)
 {
-	char *dat = gp_path(g, rp_res_info(r)->name), *svg;
+	char *dat = gp_path(g, rp_res_fig(r)->name), *svg;
 	FILE *d = fopen(dat, "wxe"), *s = g->script;
 	double lo = INFINITY, hi = 0, div = 1;
-	const char *unit = rp_res_info(r)->unit;
+	const char *unit = rp_res_fig(r)->unit;
 	size_t i, drawn = 0, longest;
 
 	if (!d) {

@@ -123,7 +123,7 @@ static size_t tallest_bar(const struct rp_store *st, const struct rp_cat *c,
 /* The axis label of resource @r: "memory (MB)". */
 static void axis_label(FILE *f, const char *axis, enum rp_res r)
 {
-	char *label = xasprintf("%s (%s)", rp_res_info(r)->name, rp_res_info(r)->unit);
+	char *label = xasprintf("%s (%s)", rp_res_fig(r)->name, rp_res_fig(r)->unit);
 
 	fprintf(f, "set %slabel ", axis);
 	gp_text(f, label);
@@ -220,7 +220,7 @@ static void draw_both(FILE *f, const char *base, const char *what, const char *k
 static int histogram_data(struct gp *g, size_t index, const struct rp_store *st,
 			  const struct rp_cat *c, enum rp_res r, char **path)
 {
-	char *name = xasprintf("%zu-%s.dat", index, rp_res_info(r)->name);
+	char *name = xasprintf("%zu-%s.dat", index, rp_res_fig(r)->name);
 	FILE *d = gp_data_open(g, name, path);
 	size_t i;
 
@@ -277,7 +277,7 @@ static int histogram(struct gp *g, const char *dir, size_t index, const char *na
 		"set ylabel 'tasks'\nset yrange [0:*]\n"
 		"set offsets 0, 0, graph 0.05, 0\n", w * 0.9);
 	axis_label(f, "x", r);
-	title = group_title(c, rp_res_info(r)->name, s->n);
+	title = group_title(c, rp_res_fig(r)->name, s->n);
 	key_above(f, title);
 	histogram_axes(f, st, c, r, w, &keys);
 	/* bars hold (end - w, end], as cctools' buckets; the first holds 0 too */
@@ -292,7 +292,7 @@ static int histogram(struct gp *g, const char *dir, size_t index, const char *na
 		      "lc rgb '#4a90c8' title 'tasks'", m);
 		fclose(m);
 	}
-	base = xasprintf("%s/%s-%s", dir, name, rp_res_info(r)->name);
+	base = xasprintf("%s/%s-%s", dir, name, rp_res_fig(r)->name);
 	draw_both(f, base, what, keys);
 	set->hist[r] = xasprintf("%s.svg", base);
 	free(what);

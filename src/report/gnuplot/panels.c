@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "basic/compat.h"
+#include "basic/resources.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/gnuplot/panels.h"
 #include "basic/xmalloc.h"
@@ -32,7 +33,7 @@ struct curve {
 struct panel {
 	const char *ylabel;
 	struct curve a, b;
-	const char *limit;	/* the summary's limit drawn, NULL: none */
+	int limit;		/* enum tp_res: the limit drawn, -1: none */
 	const char *unit;	/* after the limit's value in the key */
 	enum when when;
 	bool count;		/* whole tics, a step of headroom on top */
@@ -42,19 +43,19 @@ struct panel {
  * drawn carries the time axis. */
 static const struct panel panels[] = {
 	{ "memory (MB)", { RP_COL_MEMORY, false, "RSS (sum)", ALWAYS },
-	  { RP_COL_PSS, false, "PSS (sum)", IF_COLUMN }, "memory", " MB", ALWAYS, false },
+	  { RP_COL_PSS, false, "PSS (sum)", IF_COLUMN }, TP_RES_MEMORY, " MB", ALWAYS, false },
 	{ "cores", { RP_COL_CPU, true, "CPU time per second", ALWAYS },
-	  { RP_COL_GPU_CORES, false, "GPUs busy (SMs)", IF_GPU }, "cores", "", ALWAYS, false },
+	  { RP_COL_GPU_CORES, false, "GPUs busy (SMs)", IF_GPU }, TP_RES_CORES, "", ALWAYS, false },
 	{ "processes", { RP_COL_PROCS, false, "alive", ALWAYS }, { RP_COL_WALL, false, NULL, ALWAYS },
-	  "max_concurrent_processes", "", ALWAYS, true },
+	  TP_RES_MAX_CONCURRENT_PROCESSES, "", ALWAYS, true },
 	{ "I/O (MB/s)", { RP_COL_READ, true, "read", ALWAYS },
-	  { RP_COL_WRITTEN, true, "written", ALWAYS }, NULL, NULL, ALWAYS, false },
+	  { RP_COL_WRITTEN, true, "written", ALWAYS }, -1, NULL, ALWAYS, false },
 	{ "network (MB/s)", { RP_COL_RECEIVED, true, "received (TCP)", ALWAYS },
-	  { RP_COL_SENT, true, "sent (TCP)", ALWAYS }, NULL, NULL, IF_NET, false },
+	  { RP_COL_SENT, true, "sent (TCP)", ALWAYS }, -1, NULL, IF_NET, false },
 	{ "GPU memory (MB)", { RP_COL_GPU_MEMORY, false, "used by the tree", ALWAYS },
-	  { RP_COL_WALL, false, NULL, ALWAYS }, "gpu_memory", " MB", IF_GPU, false },
+	  { RP_COL_WALL, false, NULL, ALWAYS }, TP_RES_GPU_MEMORY, " MB", IF_GPU, false },
 	{ "disk (MB)", { RP_COL_DISK, false, "footprint", ALWAYS }, { RP_COL_WALL, false, NULL, ALWAYS },
-	  "disk", " MB", IF_KNOWN, false },
+	  TP_RES_DISK, " MB", IF_KNOWN, false },
 };
 
 /* What one script draws: the series, its x expression and the key's
@@ -156,7 +157,7 @@ static void panel_plot(struct frame *fr, const struct panel *p, bool first, bool
 	FILE *f = fr->f;
 	bool b = p->b.title && shown(fr, p->b.when, p->b.col);
 	char ua[160], ub[160];
-	double lim = p->limit ? rp_run_limit(fr->run, p->limit) : -1;
+	double lim = p->limit >= 0 ? rp_run_limit(fr->run, res_info(p->limit)->name) : -1;
 
 	curve_using(fr, &p->a, ua, sizeof(ua));
 	if (b)

@@ -32,12 +32,12 @@ static int resource_value(const json_t *j, const struct rp_res_info *ri, double 
 	if (!json_is_number(num))
 		return 0;
 	/* the report's own unit, in any case ("mb"), converts by 1 */
-	if (unit && strcasecmp(unit, ri->unit) == 0)
+	if (unit && strcasecmp(unit, fig_info(ri->fig)->unit) == 0)
 		unit = NULL;
 	if (units_convert(ri->kind, json_number_value(num), unit, out, reason,
 			  sizeof(reason)) < 0) {
 		*out = NAN;
-		snprintf(why, whylen, "%s: %s", ri->name, reason);
+		snprintf(why, whylen, "%s: %s", fig_info(ri->fig)->name, reason);
 		return -1;
 	}
 	return 0;
@@ -48,7 +48,7 @@ int rp_summary_check(const json_t *root, char *why, size_t whylen)
 	int r;
 
 	for (r = 0; r < RP_RES__COUNT; r++) {
-		const json_t *j = json_object_get(root, rp_res_info(r)->name);
+		const json_t *j = json_object_get(root, rp_res_fig(r)->name);
 		double v;
 
 		if (j && resource_value(j, rp_res_info(r), &v, why, whylen) < 0)
@@ -62,13 +62,16 @@ int rp_summary_check(const json_t *root, char *why, size_t whylen)
 static bool is_summary(const json_t *root)
 {
 	static const char *const keys[] = {
-		"wall_time", "exit_type", "command", "memory", "cores",
-		"monitor_version", "start",
+		"exit_type", "command", "monitor_version", "start",
 	};
+	static const enum tp_res res[] = { TP_RES_WALL_TIME, TP_RES_MEMORY, TP_RES_CORES };
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (json_object_get(root, keys[i]))
+			return true;
+	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++)
+		if (json_object_get(root, res_info(res[i])->name))
 			return true;
 	return false;
 }
@@ -194,7 +197,7 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 	if (!json_is_object(root))
 		return -1;
 	for (r = 0; r < RP_RES__COUNT; r++) {
-		const json_t *j = json_object_get(root, rp_res_info(r)->name);
+		const json_t *j = json_object_get(root, rp_res_fig(r)->name);
 		double v = NAN;
 
 		if (j)

@@ -1,29 +1,43 @@
 /* SPDX-License-Identifier: MIT */
-/* rtask.c: the report's resource table and what a task's end means. */
+/* rtask.c: the report's resources (rows of the table of figures, in
+ * the report's order) and what a task's end means. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/read/rtask.h"
 
+/* The report's order; the kind in which the report reads a value (gpus:
+ * a share may be fractional in engines' summaries) */
 static const struct rp_res_info table[RP_RES__COUNT] = {
-	[RP_CORES] = { "cores", "cores", "cores", TP_UNIT_CORES, false, 1 },
-	[RP_MEMORY] = { "memory", "MB", "memory_MB", TP_UNIT_SIZE, false, 250 },
-	[RP_MEMORY_PSS] = { "memory_pss", "MB", "memory_pss_MB", TP_UNIT_SIZE, true, 0 },
-	[RP_DISK] = { "disk", "MB", "disk_MB", TP_UNIT_SIZE, false, 250 },
-	[RP_WALL_TIME] = { "wall_time", "s", "wall_time_s", TP_UNIT_TIME, false, 0 },
-	[RP_CPU_TIME] = { "cpu_time", "s", "cpu_time_s", TP_UNIT_TIME, false, 0 },
-	[RP_BYTES_READ] = { "bytes_read", "MB", "bytes_read_MB", TP_UNIT_SIZE, false, 0 },
-	[RP_BYTES_WRITTEN] = { "bytes_written", "MB", "bytes_written_MB", TP_UNIT_SIZE, false, 0 },
-	[RP_GPUS] = { "gpus", "gpus", "gpus", TP_UNIT_CORES, true, 1 },
-	[RP_BYTES_RECEIVED] = { "bytes_received", "MB", "bytes_received_MB", TP_UNIT_SIZE, true, 0 },
-	[RP_BYTES_SENT] = { "bytes_sent", "MB", "bytes_sent_MB", TP_UNIT_SIZE, true, 0 },
-	[RP_GPU_MEMORY] = { "gpu_memory", "MB", "gpu_memory_MB", TP_UNIT_SIZE, true, 0 },
-	[RP_GPU_TIME] = { "gpu_time", "s", "gpu_time_s", TP_UNIT_TIME, true, 0 },
+	[RP_CORES] = { TP_RES_CORES, TP_UNIT_CORES, false, 1 },
+	[RP_MEMORY] = { TP_RES_MEMORY, TP_UNIT_SIZE, false, 250 },
+	[RP_MEMORY_PSS] = { TP_FIG_MEMORY_PSS, TP_UNIT_SIZE, true, 0 },
+	[RP_DISK] = { TP_RES_DISK, TP_UNIT_SIZE, false, 250 },
+	[RP_WALL_TIME] = { TP_RES_WALL_TIME, TP_UNIT_TIME, false, 0 },
+	[RP_CPU_TIME] = { TP_RES_CPU_TIME, TP_UNIT_TIME, false, 0 },
+	[RP_BYTES_READ] = { TP_RES_BYTES_READ, TP_UNIT_SIZE, false, 0 },
+	[RP_BYTES_WRITTEN] = { TP_RES_BYTES_WRITTEN, TP_UNIT_SIZE, false, 0 },
+	[RP_GPUS] = { TP_RES_GPUS, TP_UNIT_CORES, true, 1 },
+	[RP_BYTES_RECEIVED] = { TP_RES_BYTES_RECEIVED, TP_UNIT_SIZE, true, 0 },
+	[RP_BYTES_SENT] = { TP_RES_BYTES_SENT, TP_UNIT_SIZE, true, 0 },
+	[RP_GPU_MEMORY] = { TP_RES_GPU_MEMORY, TP_UNIT_SIZE, true, 0 },
+	[RP_GPU_TIME] = { TP_FIG_GPU_TIME, TP_UNIT_TIME, true, 0 },
+	[RP_CPU_PRESSURE_SOME] = { TP_FIG_CPU_PRESSURE_SOME, TP_UNIT_TIME, true, 0 },
+	[RP_CPU_PRESSURE_FULL] = { TP_FIG_CPU_PRESSURE_FULL, TP_UNIT_TIME, true, 0 },
+	[RP_MEMORY_PRESSURE_SOME] = { TP_FIG_MEMORY_PRESSURE_SOME, TP_UNIT_TIME, true, 0 },
+	[RP_MEMORY_PRESSURE_FULL] = { TP_FIG_MEMORY_PRESSURE_FULL, TP_UNIT_TIME, true, 0 },
+	[RP_IO_PRESSURE_SOME] = { TP_FIG_IO_PRESSURE_SOME, TP_UNIT_TIME, true, 0 },
+	[RP_IO_PRESSURE_FULL] = { TP_FIG_IO_PRESSURE_FULL, TP_UNIT_TIME, true, 0 },
 };
 
 const struct rp_res_info *rp_res_info(enum rp_res r)
 {
 	return &table[r];
+}
+
+const struct tp_fig_info *rp_res_fig(enum rp_res r)
+{
+	return fig_info(table[r].fig);
 }
 
 static const struct {

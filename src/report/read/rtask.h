@@ -22,19 +22,27 @@ enum rp_res {
 	RP_BYTES_SENT,
 	RP_GPU_MEMORY,
 	RP_GPU_TIME,
+	RP_CPU_PRESSURE_SOME,	/* PSI totals, where a cgroup gave them */
+	RP_CPU_PRESSURE_FULL,
+	RP_MEMORY_PRESSURE_SOME,
+	RP_MEMORY_PRESSURE_FULL,
+	RP_IO_PRESSURE_SOME,
+	RP_IO_PRESSURE_FULL,
 	RP_RES__COUNT
 };
 
 struct rp_res_info {
-	const char *name;	/* summary field, e.g. "memory" */
-	const char *unit;	/* unit of the values, e.g. "MB" */
-	const char *csv_name;	/* CSV column, unit in the name: "memory_MB" */
+	int fig;		/* enum tp_fig, its row: summary field ("memory"), unit of the
+				 * values ("MB"), CSV column ("memory_MB") */
 	enum tp_unit_kind kind;	/* how a [value, unit] pair converts */
 	bool optional;		/* shown only when some task has a value */
 	double bucket;		/* cctools' histogram bucket size, 0: none */
 };
 
 const struct rp_res_info *rp_res_info(enum rp_res r);
+
+/* The row of the table of figures (basic/figtable.h) of @r. */
+const struct tp_fig_info *rp_res_fig(enum rp_res r);
 
 /* What an engine gave the task (a transaction log's RUNNING line). */
 enum rp_given { RP_G_CORES, RP_G_MEMORY, RP_G_DISK, RP_G_GPUS, RP_G__COUNT };

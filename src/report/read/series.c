@@ -15,15 +15,22 @@
 #include "report/read/infile.h"
 #include "report/read/reader.h"
 #include "report/read/series.h"
+#include "basic/figtable.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"
 
-/* The names of the columns in the header, by enum rp_col. */
-static const char *const col_name[RP_COL__COUNT] = {
-	"wall_clock", "cpu_time", "cores", "max_concurrent_processes", "memory", "memory_pss",
-	"bytes_read", "bytes_written", "disk",
-	"bytes_sent", "bytes_received", "gpu_memory", "gpu_cores",
+/* The figure of each column but the first (wall_clock), by enum rp_col:
+ * the column's name is its row's series column (basic/figtable.h). */
+static const int col_fig[RP_COL__COUNT] = {
+	-1, TP_RES_CPU_TIME, TP_RES_CORES, TP_RES_MAX_CONCURRENT_PROCESSES, TP_RES_MEMORY,
+	TP_FIG_MEMORY_PSS, TP_RES_BYTES_READ, TP_RES_BYTES_WRITTEN, TP_RES_DISK,
+	TP_RES_BYTES_SENT, TP_RES_BYTES_RECEIVED, TP_RES_GPU_MEMORY, TP_FIG_GPU_CORES,
 };
+
+static const char *col_name(int k)
+{
+	return col_fig[k] < 0 ? "wall_clock" : fig_info(col_fig[k])->series;
+}
 
 static int find_column(const char *header, const char *name)
 {
@@ -67,7 +74,7 @@ static bool series_line(const char *line, struct rp_series *s, bool *header)
 	if (!strncmp(line, "#wall_clock", 11)) {
 		*header = true;
 		for (k = 0; k < RP_COL__COUNT; k++)
-			s->col[k] = find_column(line, col_name[k]);
+			s->col[k] = find_column(line, col_name(k));
 	} else if (line[0] != '#' && *header) {
 		if (s->rows == 0 && sscanf(line, "%lf", &s->first) != 1)
 			return false;
@@ -175,7 +182,7 @@ static void run_fields(struct rp_run *run)
 	const char *cmd;
 
 	run->start = num(run->root, "start");
-	run->wall = num(run->root, "wall_time");
+	run->wall = num(run->root, res_info(TP_RES_WALL_TIME)->name);
 	run->stopped_at = num(run->root, "stopped_at");
 	run->limits = json_object_get(run->root, "limits");
 	if (!json_is_object(run->limits))
@@ -183,9 +190,10 @@ static void run_fields(struct rp_run *run)
 	stop_cause(run);
 	snprintf(run->figures, sizeof(run->figures),
 		 "wall %s s, cpu %s s, peak %s cores, RSS %s MB, %s processes%s%s",
-		 figure(f[0], run->wall), figure(f[1], num(run->root, "cpu_time")),
-		 figure(f[2], num(run->root, "cores")), figure(f[3], num(run->root, "memory")),
-		 figure(f[4], num(run->root, "total_processes")),
+		 figure(f[0], run->wall), figure(f[1], num(run->root, res_info(TP_RES_CPU_TIME)->name)),
+		 figure(f[2], num(run->root, res_info(TP_RES_CORES)->name)),
+		 figure(f[3], num(run->root, res_info(TP_RES_MEMORY)->name)),
+		 figure(f[4], num(run->root, res_info(TP_RES_TOTAL_PROCESSES)->name)),
 		 run->why[0] ? "; stopped: " : "", run->why);
 	cmd = json_string_value(json_object_get(run->root, "command"));
 	if (cmd)

@@ -103,7 +103,7 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 	}
 	fprintf(f, "source,category,command,exit_type,exit_status,host");
 	for (r = 0; r < RP_RES__COUNT; r++)
-		fprintf(f, ",%s", rp_res_info(r)->csv_name);
+		fprintf(f, ",%s", rp_res_fig(r)->csv);
 	for (r = 0; r < RP_G__COUNT; r++)
 		fprintf(f, ",%s", rp_given_csv(r));
 	fputs(",start_s,end_s,status,end_cause,end_detail,notes\n", f);

@@ -46,7 +46,7 @@ static void figures(FILE *f, const struct rp_cat *c)
 
 		if (!c->shown[r])
 			continue;
-		fprintf(f, "<tr><td>%s</td><td>%zu</td>", rp_res_info(r)->name, s->n);
+		fprintf(f, "<tr><td>%s</td><td>%zu</td>", rp_res_fig(r)->name, s->n);
 		fprintf(f, "<td>%s</td>", rp_fmt_value(b, sizeof(b), r, s->min));
 		fprintf(f, "<td>%s</td>", rp_fmt_value(b, sizeof(b), r, s->median));
 		fprintf(f, "<td>%s</td>", rp_fmt_value(b, sizeof(b), r, s->p95));
@@ -64,7 +64,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	fputs("<table class=\"allocations\"><tr><th>cctools' first allocation</th>", f);
 	for (a = 0; a < RP_A__COUNT; a++)
 		fprintf(f, "<th>%s</th><th>fit</th><th>waste</th>",
-			rp_res_info(rp_ares_res(a))->name);
+			rp_res_fig(rp_ares_res(a))->name);
 	fputs("</tr>\n", f);
 	for (m = 0; m < RP_MODE__COUNT; m++) {
 		fprintf(f, "<tr><td>%s</td>", rp_mode_label(m));

@@ -31,13 +31,13 @@ static json_t *resources(const struct rp_cat *c)
 		if (!c->shown[r])
 			continue;
 		res = json_object();
-		json_object_set_new(res, "unit", json_string(rp_res_info(r)->unit));
+		json_object_set_new(res, "unit", json_string(rp_res_fig(r)->unit));
 		json_object_set_new(res, "min", number(s->min));
 		json_object_set_new(res, "median", number(s->median));
 		json_object_set_new(res, "p95", number(s->p95));
 		json_object_set_new(res, "max", number(s->max));
 		json_object_set_new(res, "mean", number(s->mean));
-		json_object_set_new(o, rp_res_info(r)->name, res);
+		json_object_set_new(o, rp_res_fig(r)->name, res);
 	}
 	return o;
 }
@@ -51,7 +51,7 @@ static json_t *allocations(const struct rp_cat *c)
 		json_t *mode = json_object();
 
 		for (a = 0; a < RP_A__COUNT; a++)
-			json_object_set_new(mode, rp_res_info(rp_ares_res(a))->name,
+			json_object_set_new(mode, rp_res_fig(rp_ares_res(a))->name,
 					    c->alloc[m][a] < 0 ? json_null() :
 					    json_integer(c->alloc[m][a]));
 		json_object_set_new(o, rp_mode_key(m), mode);

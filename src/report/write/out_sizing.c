@@ -29,10 +29,10 @@ static json_t *recommend(const struct rp_rec *r)
 	char sn[64];
 
 	json_object_set_new(o, "strategy", json_string(rp_strat_name(sn, sizeof(sn), &r->strat)));
-	json_object_set_new(o, "cores", opt_int(r->has ? r->cores : -1));
-	json_object_set_new(o, "memory", opt_int(r->has ? r->memory : -1));
-	json_object_set_new(o, "disk", opt_int(r->has ? r->disk : -1));
-	json_object_set_new(o, "wall_time", opt_int(r->has ? r->wall_time : -1));
+	json_object_set_new(o, rp_res_fig(RP_CORES)->name, opt_int(r->has ? r->cores : -1));
+	json_object_set_new(o, rp_res_fig(RP_MEMORY)->name, opt_int(r->has ? r->memory : -1));
+	json_object_set_new(o, rp_res_fig(RP_DISK)->name, opt_int(r->has ? r->disk : -1));
+	json_object_set_new(o, rp_res_fig(RP_WALL_TIME)->name, opt_int(r->has ? r->wall_time : -1));
 	json_object_set_new(o, "tasks_used", json_integer((json_int_t)r->used));
 	if (r->fallback) {
 		json_object_set_new(o, "fallback", json_string("max"));

@@ -62,7 +62,7 @@ static void figures(FILE *f, const struct rp_cat *c)
 
 		if (!c->shown[r])
 			continue;
-		fprintf(f, "  %-14s%11s%11s%11s%11s%11s\n", rp_res_info(r)->name,
+		fprintf(f, "  %-14s%11s%11s%11s%11s%11s\n", rp_res_fig(r)->name,
 			rp_fmt_value(b[0], sizeof(b[0]), r, s->min),
 			rp_fmt_value(b[1], sizeof(b[1]), r, s->median),
 			rp_fmt_value(b[2], sizeof(b[2]), r, s->p95),
@@ -79,7 +79,7 @@ static void allocations(FILE *f, const struct rp_cat *c)
 	fputs("  cctools' first allocations (what Work Queue and TaskVine would choose):\n", f);
 	fprintf(f, "  %-14s", "first alloc.");
 	for (a = 0; a < RP_A__COUNT; a++)
-		fprintf(f, "%10s %4s %5s", rp_res_info(rp_ares_res(a))->name,
+		fprintf(f, "%10s %4s %5s", rp_res_fig(rp_ares_res(a))->name,
 			"fit", "waste");
 	fprintf(f, "\n");
 	for (m = 0; m < RP_MODE__COUNT; m++) {
