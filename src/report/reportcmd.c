@@ -141,7 +141,7 @@ int report_main(int argc, char **argv)
 		return r > 0 ? 0 : 1;
 	rp_store_init(&st);
 	for (i = 0; i < (size_t)o.ninputs; i++)
-		if (rp_read_input(&st, o.inputs[i]) < 0)
+		if (rp_read_input(&st, o.inputs[i], o.jobs) < 0)
 			status = 1;
 	if (status == 0 && st.n == 0) {
 		error_msg("report: no task could be read from the inputs");

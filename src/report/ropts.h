@@ -13,6 +13,7 @@ struct rp_options {
 	const char *csv, *json, *plots, *html, *timeline;	/* borrowed from argv */
 	char **inputs;			/* borrowed from argv */
 	int ninputs;
+	int jobs;			/* --jobs, 0: one thread a core */
 	struct rp_sizing_opts sizing;	/* --recommend, --margin, --emit */
 };
 
