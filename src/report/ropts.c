@@ -10,7 +10,7 @@
 #include "basic/units.h"
 
 enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE,
-       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT, OPT_JOBS };
+       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT, OPT_JOBS, OPT_CACHE };
 
 static const struct option long_opts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -24,6 +24,7 @@ static const struct option long_opts[] = {
 	{ "margin", required_argument, NULL, OPT_MARGIN },
 	{ "emit", required_argument, NULL, OPT_EMIT },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -72,6 +73,10 @@ static void usage(void)
 "  --jobs=N                     read a directory's summaries on N threads\n"
 "                               (default: one a core; the report is the\n"
 "                               same with any N)\n"
+"  --cache=FILE                 keep the tasks read from summaries in FILE;\n"
+"                               the next report with the same inputs reads\n"
+"                               only new and changed files (size, mtime,\n"
+"                               inode), with the same output\n"
 "  -h, --help                   this help\n"
 "\n"
 "The terminal report is printed unless --csv or --json writes to stdout.\n"
@@ -175,6 +180,7 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		case OPT_PLOTS: o->plots = optarg; break;
 		case OPT_HTML: o->html = optarg; break;
 		case OPT_TIMELINE: o->timeline = optarg; break;
+		case OPT_CACHE: o->cache = optarg; break;
 		case OPT_JOBS:
 			if (parse_jobs(o, optarg) < 0)
 				return -1;

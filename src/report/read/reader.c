@@ -429,7 +429,8 @@ static int read_file(struct rp_store *st, const char *path)
 	return 0;
 }
 
-int rp_read_input(struct rp_store *st, const char *path, int jobs)
+int rp_read_input(struct rp_store *st, const char *path, int jobs,
+		  struct rp_cache *cache)
 {
 	struct stat sb;
 	size_t found = 0;
@@ -444,7 +445,7 @@ int rp_read_input(struct rp_store *st, const char *path, int jobs)
 	if (!S_ISDIR(sb.st_mode))
 		read_file(st, path);
 	else {
-		struct rp_pool *pool = rp_pool_new(st, jobs, read_slow);
+		struct rp_pool *pool = rp_pool_new(st, jobs, read_slow, cache);
 
 		walk_dir(st, pool, path, &found, 0, 0, 1);
 		rp_pool_free(pool);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "report/read/readpool.h"
@@ -26,12 +27,15 @@ struct item {
 	int full;		/* read X.tpmon.json beside it instead */
 	bool ok;		/* task read by the scanner */
 	bool from_full;		/* ... from X.tpmon.json */
+	bool stamped;		/* sb holds the file's stat() before it was read */
+	struct stat sb;
 	struct rp_task task;
 };
 
 struct rp_pool {
 	struct rp_store *st;
 	rp_pool_slow_fn slow;
+	struct rp_cache *cache;
 	int jobs;
 	struct item items[BATCH];
 	size_t n;
@@ -51,7 +55,8 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow)
+struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
+			    struct rp_cache *cache)
 {
 	struct rp_pool *p = xcalloc(1, sizeof(*p));
 
@@ -63,26 +68,35 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow)
 	p->jobs = jobs > RP_JOBS_MAX ? RP_JOBS_MAX : jobs;
 	p->st = st;
 	p->slow = slow;
+	p->cache = cache;
 	p->tty = isatty(STDERR_FILENO);
 	p->t0 = p->last = now();
 	return p;
 }
 
-/* The scanner over the file @path into @t: true when it took it. */
-static bool scan_file(struct rp_task *t, const char *path)
+/* The task of @it from the file @path: the cache's, when it has one for
+ * the file as it is now, else the scanner's.  True when either took it. */
+static bool scan_file(const struct rp_pool *p, struct item *it, const char *path)
 {
+	struct rp_task *t = &it->task;
 	char why[256], *text;
 	size_t len = 0;
 	bool ok;
 
 	rp_task_init(t);
+	if (p->cache) {
+		it->stamped = stat(path, &it->sb) == 0;
+		if (it->stamped && rp_cache_get(p->cache, it->path, it->full, &it->sb, t,
+						&it->from_full))
+			return true;
+	}
 	text = rp_infile_slurp(path, RP_SUMMARY_MAX, "a summary", &len, why, sizeof(why));
 	ok = text && rp_sumscan_fill(t, text, len) == 0;
 	free(text);
 	return ok;
 }
 
-static void read_item(struct item *it)
+static void read_item(const struct rp_pool *p, struct item *it)
 {
 	size_t n = strlen(it->path);
 
@@ -90,11 +104,11 @@ static void read_item(struct item *it)
 		char *other = xasprintf("%.*s%s", (int)(n - strlen(SUMMARY_EXT)), it->path,
 					FULL_EXT);
 
-		it->ok = it->from_full = scan_file(&it->task, other);
+		it->ok = it->from_full = scan_file(p, it, other);
 		free(other);
 		return;		/* declined: the reader says why and falls back */
 	}
-	it->ok = scan_file(&it->task, it->path);
+	it->ok = scan_file(p, it, it->path);
 }
 
 static void *worker(void *arg)
@@ -103,7 +117,7 @@ static void *worker(void *arg)
 	size_t i;
 
 	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
-		read_item(&p->items[i]);
+		read_item(p, &p->items[i]);
 	return NULL;
 }
 
@@ -148,6 +162,10 @@ static void merge(struct rp_pool *p, struct item *it)
 		struct rp_task *t = rp_store_add(p->st, src ? src : it->path);
 		const char *source = t->source;
 
+		if (p->cache && it->stamped)
+			rp_cache_put(p->cache, it->path, it->full, it->from_full, &it->sb,
+				     &it->task);
+
 		*t = it->task;
 		t->source = source;
 		free(src);
@@ -186,7 +204,7 @@ void rp_pool_add(struct rp_pool *p, const char *path, int full)
 	it = &p->items[p->n++];
 	it->path = xstrdup(path);
 	it->full = full;
-	it->ok = it->from_full = false;
+	it->ok = it->from_full = it->stamped = false;
 }
 
 void rp_pool_free(struct rp_pool *p)

@@ -8,6 +8,7 @@
 #ifndef TPMON_REPORT_READPOOL_H
 #define TPMON_REPORT_READPOOL_H
 
+#include "report/read/rcache.h"
 #include "report/read/store.h"
 
 /* The most threads --jobs may ask for. */
@@ -20,9 +21,12 @@ typedef void (*rp_pool_slow_fn)(struct rp_store *st, const char *path, int full)
 struct rp_pool;
 
 /* A pool filling @st (borrowed) on @jobs threads (the caller's among
- * them; 0: as many as there are cores), @slow for the files it declines.
- * Free with rp_pool_free(). */
-struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow);
+ * them; 0: as many as there are cores), @slow for the files it declines;
+ * with @cache (borrowed, or NULL), a file unchanged since the cache was
+ * written is not read, and each task read is put in the cache.  Free
+ * with rp_pool_free(). */
+struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
+			    struct rp_cache *cache);
 
 /* Queue the summary @path (copied), read as @slow would read it with
  * @full.  Read and merged at the latest by the next rp_pool_flush(). */
