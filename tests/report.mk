@@ -9,6 +9,9 @@ UNIT_TESTS += tests/unit/test-report-readers
 tests_unit_test_report_readers_SOURCES = tests/unit/test-report-readers.c tests/unit/tap.h
 tests_unit_test_report_readers_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-timeline
+UNIT_TESTS += tests/unit/test-report-sumscan
+tests_unit_test_report_sumscan_SOURCES = tests/unit/test-report-sumscan.c tests/unit/tap.h
+tests_unit_test_report_sumscan_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-sizing
 tests_unit_test_report_sizing_SOURCES = tests/unit/test-report-sizing.c tests/unit/tap.h
 tests_unit_test_report_sizing_LDADD = $(REPORT_LIBS)
@@ -22,7 +25,8 @@ REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-o
 	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test \
 	tests/report-others.test tests/report-timeline.test tests/report-html.test \
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \
-	tests/report-layers.test tests/report-sizing.test tests/report-trust.test
+	tests/report-layers.test tests/report-sizing.test tests/report-trust.test \
+	tests/report-jobs.test tests/report-cache.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/nf-trace.txt tests/report/nf-trace-raw.txt tests/report/sacct.psv tests/report/smk \
@@ -35,7 +39,8 @@ EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-tra
 if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
-	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/store.c \
+	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/sumscan.c \
+	src/report/read/store.c \
 	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c \
 	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)

@@ -142,6 +142,7 @@ int report_main(int argc, char **argv)
 	struct rp_group *g;
 	struct rp_cat *c;
 	struct rp_sizing z;
+	struct rp_cache *cache;
 	size_t n, i;
 	int r, status = 0;
 
@@ -149,9 +150,13 @@ int report_main(int argc, char **argv)
 	if (r != 0)
 		return r > 0 ? 0 : 1;
 	rp_store_init(&st);
+	cache = o.cache ? rp_cache_open(o.cache, o.inputs, o.ninputs) : NULL;
 	for (i = 0; i < (size_t)o.ninputs; i++)
-		if (rp_read_input(&st, o.inputs[i]) < 0)
+		if (rp_read_input(&st, o.inputs[i], o.jobs, cache) < 0)
 			status = 1;
+	if (cache && status == 0)
+		rp_cache_save(cache);
+	rp_cache_free(cache);
 	if (status == 0 && st.n == 0) {
 		error_msg("report: no task could be read from the inputs");
 		status = 1;

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "basic/messages.h"
+#include "report/read/readpool.h"
 #include "report/ropts.h"
 #include "basic/units.h"
 
 enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE,
-       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT };
+       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT, OPT_JOBS, OPT_CACHE };
 
 static const struct option long_opts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -22,6 +23,8 @@ static const struct option long_opts[] = {
 	{ "recommend", required_argument, NULL, OPT_RECOMMEND },
 	{ "margin", required_argument, NULL, OPT_MARGIN },
 	{ "emit", required_argument, NULL, OPT_EMIT },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -67,6 +70,13 @@ static void usage(void)
 "  --emit=ENGINE:FILE           the recommendation as ENGINE reads it:\n"
 "                               nextflow, snakemake, slurm, taskvine,\n"
 "                               workqueue (repeatable)\n"
+"  --jobs=N                     read a directory's summaries on N threads\n"
+"                               (default: one a core; the report is the\n"
+"                               same with any N)\n"
+"  --cache=FILE                 keep the tasks read from summaries in FILE;\n"
+"                               the next report with the same inputs reads\n"
+"                               only new and changed files (size, mtime,\n"
+"                               inode), with the same output\n"
 "  -h, --help                   this help\n"
 "\n"
 "The terminal report is printed unless --csv or --json writes to stdout.\n"
@@ -133,6 +143,20 @@ static int sizing_opt(struct rp_options *o, int c, const char *arg)
 	return r;
 }
 
+static int parse_jobs(struct rp_options *o, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (end == arg || *end || n < 1 || n > RP_JOBS_MAX) {
+		error_msg("report: --jobs: '%s' is not a number of threads from 1 to %d", arg,
+			  RP_JOBS_MAX);
+		return -1;
+	}
+	o->jobs = (int)n;
+	return 0;
+}
+
 int rp_options_parse(struct rp_options *o, int argc, char **argv)
 {
 	int c, a;
@@ -158,6 +182,11 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		case OPT_PLOTS: o->plots = optarg; break;
 		case OPT_HTML: o->html = optarg; break;
 		case OPT_TIMELINE: o->timeline = optarg; break;
+		case OPT_CACHE: o->cache = optarg; break;
+		case OPT_JOBS:
+			if (parse_jobs(o, optarg) < 0)
+				return -1;
+			break;
 		case OPT_RECOMMEND: case OPT_MARGIN: case OPT_EMIT:
 			if (sizing_opt(o, c, optarg) < 0)
 				return -1;

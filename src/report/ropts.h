@@ -11,8 +11,10 @@ struct rp_options {
 	enum rp_by by;
 	double max[RP_A__COUNT];	/* --max, < 0 when not given */
 	const char *csv, *json, *plots, *html, *timeline;	/* borrowed from argv */
+	const char *cache;		/* --cache, borrowed from argv */
 	char **inputs;			/* borrowed from argv */
 	int ninputs;
+	int jobs;			/* --jobs, 0: one thread a core */
 	struct rp_sizing_opts sizing;	/* --recommend, --margin, --emit */
 };
 

@@ -19,6 +19,7 @@
 #include "basic/messages.h"
 #include "report/read/foreign.h"
 #include "report/read/infile.h"
+#include "report/read/readpool.h"
 #include "report/read/reader.h"
 #include "report/read/rsummary.h"
 #include "report/read/table.h"
@@ -235,24 +236,31 @@ static bool foreign_candidate(const char *name)
 	return strncmp(name, "trace", 5) == 0;
 }
 
-static void walk_file(struct rp_store *st, const char *path, const char *name,
-		      struct dirent **names, int n, size_t *found)
+/* read_summary() as the pool calls it for a file its scanner declined */
+static void read_slow(struct rp_store *st, const char *path, int full)
+{
+	read_summary(st, path, full);
+}
+
+static void walk_file(struct rp_store *st, struct rp_pool *pool, const char *path,
+		      const char *name, struct dirent **names, int n, size_t *found)
 {
 	if (foreign_candidate(name)) {
+		rp_pool_flush(pool);
 		if (read_foreign(st, path, true) == 0)
 			(*found)++;
 	} else if (ends_with(name, SUMMARY_EXT)) {
 		char *full = swap_suffix(name, SUMMARY_EXT, FULL_EXT);
 
 		(*found)++;
-		read_summary(st, path, listed(names, n, full));
+		rp_pool_add(pool, path, listed(names, n, full));
 		free(full);
 	} else if (ends_with(name, FULL_EXT)) {
 		char *sum = swap_suffix(name, FULL_EXT, SUMMARY_EXT);
 
 		(*found)++;
 		if (!listed(names, n, sum))
-			read_json(st, path, false);
+			rp_pool_add(pool, path, 0);
 		free(sum);
 	}
 }
@@ -276,12 +284,16 @@ static unsigned char entry_type(const struct dirent *e, const char *path)
 	       S_ISLNK(sb.st_mode) ? DT_LNK : S_ISFIFO(sb.st_mode) ? DT_FIFO : DT_CHR;
 }
 
-static void walk_dir(struct rp_store *st, const char *dir, size_t *found, int depth)
+/* Walk @dir; @lo and @hi: the share of the input before it and after it
+ * (for the progress line's estimate). */
+static void walk_dir(struct rp_store *st, struct rp_pool *pool, const char *dir,
+		     size_t *found, int depth, double lo, double hi)
 {
 	struct dirent **names;
 	int n, i;
 
 	if (depth > RP_DIR_DEPTH_MAX) {
+		rp_pool_flush(pool);
 		char why[64];
 
 		snprintf(why, sizeof(why), "more than %d directories deep", RP_DIR_DEPTH_MAX);
@@ -291,6 +303,7 @@ static void walk_dir(struct rp_store *st, const char *dir, size_t *found, int de
 	/* sorted by strcmp() (so that listed() can search them): the C locale */
 	n = scandir(dir, &names, NULL, by_name);
 	if (n < 0) {
+		rp_pool_flush(pool);
 		skip(st, dir, strerror(errno));
 		return;
 	}
@@ -304,16 +317,19 @@ static void walk_dir(struct rp_store *st, const char *dir, size_t *found, int de
 		path = xasprintf("%s/%s", dir, name);
 		type = entry_type(names[i], path);
 		if (type == DT_DIR) {
-			walk_dir(st, path, found, depth + 1);
+			walk_dir(st, pool, path, found, depth + 1, lo + (hi - lo) * i / n,
+				 lo + (hi - lo) * (i + 1) / n);
 		} else if (type == DT_REG) {
-			walk_file(st, path, name, names, n, found);
+			walk_file(st, pool, path, name, names, n, found);
 		} else if (ends_with(name, SUMMARY_EXT) || ends_with(name, FULL_EXT)) {
 			/* links are not followed; a FIFO would block */
 			(*found)++;
+			rp_pool_flush(pool);
 			skip(st, path, type == DT_LNK ? "a symbolic link (not followed)" :
 			     type == DT_FIFO ? "a FIFO, not a file" : "not a regular file");
 		}
 		free(path);
+		rp_pool_progress(pool, lo + (hi - lo) * (i + 1) / n);
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
@@ -413,7 +429,8 @@ static int read_file(struct rp_store *st, const char *path)
 	return 0;
 }
 
-int rp_read_input(struct rp_store *st, const char *path)
+int rp_read_input(struct rp_store *st, const char *path, int jobs,
+		  struct rp_cache *cache)
 {
 	struct stat sb;
 	size_t found = 0;
@@ -427,8 +444,12 @@ int rp_read_input(struct rp_store *st, const char *path)
 	}
 	if (!S_ISDIR(sb.st_mode))
 		read_file(st, path);
-	else
-		walk_dir(st, path, &found, 0);
+	else {
+		struct rp_pool *pool = rp_pool_new(st, jobs, read_slow, cache);
+
+		walk_dir(st, pool, path, &found, 0, 0, 1);
+		rp_pool_free(pool);
+	}
 	arena_release();
 	if (st->n >= RP_TASKS_MAX) {
 		char *p = safetext_clip(path, 480);

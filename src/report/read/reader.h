@@ -6,6 +6,7 @@
 #define TPMON_REPORT_READER_H
 
 #include <jansson.h>
+#include "report/read/rcache.h"
 #include "report/read/store.h"
 
 /* What one input may cost: a summary file's size in bytes, how deep
@@ -22,9 +23,13 @@
  * (not a regular file, too large, not JSON, nested too deep, a measure
  * that is not finite, negative or in an unknown unit, a directory too
  * deep) is skipped with a one-line warning (counted in st->skipped).
+ * A directory's summaries are read on @jobs threads (0: one a core;
+ * readpool.h), the tasks stored in the same order whatever @jobs; with
+ * @cache (or NULL), a summary unchanged since it was cached is not read.
  * Returns 0, or -1 after an error message (missing input, directory
  * without summaries). */
-int rp_read_input(struct rp_store *st, const char *path);
+int rp_read_input(struct rp_store *st, const char *path, int jobs,
+		  struct rp_cache *cache);
 
 /* The summary file @path as a JSON object, read and checked as the
  * report reads one (a regular file of at most RP_SUMMARY_MAX bytes,

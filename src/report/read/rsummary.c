@@ -12,35 +12,39 @@
 #include "basic/units.h"
 #include "basic/xmalloc.h"
 
-/* A resource's value from [value, unit] or a bare number, in @ri's unit,
- * into *@out (NAN: the field says nothing, null or not a number).
- * Returns 0, or -1 with a reason in @why when the field holds a number
- * that cannot be a measure: non-finite, negative (-0 too), beyond
- * UNITS_MAX, or with a unit that does not fit the resource. */
-static int resource_value(const json_t *j, const struct rp_res_info *ri, double *out,
-			  char *why, size_t whylen)
+int rp_summary_measure(const struct rp_res_info *ri, bool has_num, double num,
+		       const char *unit, double *out, char *why, size_t whylen)
 {
-	const json_t *num = j;
-	const char *unit = NULL;
 	char reason[96];
 
 	*out = NAN;
-	if (json_is_array(j)) {
-		num = json_array_get(j, 0);
-		unit = json_string_value(json_array_get(j, 1));
-	}
-	if (!json_is_number(num))
+	if (!has_num)
 		return 0;
 	/* the report's own unit, in any case ("mb"), converts by 1 */
 	if (unit && strcasecmp(unit, fig_info(ri->fig)->unit) == 0)
 		unit = NULL;
-	if (units_convert(ri->kind, json_number_value(num), unit, out, reason,
-			  sizeof(reason)) < 0) {
+	if (units_convert(ri->kind, num, unit, out, reason, sizeof(reason)) < 0) {
 		*out = NAN;
 		snprintf(why, whylen, "%s: %s", fig_info(ri->fig)->name, reason);
 		return -1;
 	}
 	return 0;
+}
+
+/* A resource's value from [value, unit] or a bare number (JSON), through
+ * rp_summary_measure(). */
+static int resource_value(const json_t *j, const struct rp_res_info *ri, double *out,
+			  char *why, size_t whylen)
+{
+	const json_t *num = j;
+	const char *unit = NULL;
+
+	if (json_is_array(j)) {
+		num = json_array_get(j, 0);
+		unit = json_string_value(json_array_get(j, 1));
+	}
+	return rp_summary_measure(ri, json_is_number(num), json_number_value(num), unit,
+				  out, why, whylen);
 }
 
 int rp_summary_check(const json_t *root, char *why, size_t whylen)
@@ -57,21 +61,18 @@ int rp_summary_check(const json_t *root, char *why, size_t whylen)
 	return 0;
 }
 
-/* A copy of @s cut to RP_STRING_MAX bytes at a character boundary. */
 /* Does @root look like a resource summary (and not any JSON object)? */
+const char *const rp_summary_marks[RP_SUMMARY_NMARKS] = {
+	"wall_time", "exit_type", "command", "memory", "cores",
+	"monitor_version", "start",
+};
+
 static bool is_summary(const json_t *root)
 {
-	static const char *const keys[] = {
-		"exit_type", "command", "monitor_version", "start",
-	};
-	static const enum tp_res res[] = { TP_RES_WALL_TIME, TP_RES_MEMORY, TP_RES_CORES };
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (json_object_get(root, keys[i]))
-			return true;
-	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++)
-		if (json_object_get(root, res_info(res[i])->name))
+	for (i = 0; i < RP_SUMMARY_NMARKS; i++)
+		if (json_object_get(root, rp_summary_marks[i]))
 			return true;
 	return false;
 }
@@ -93,7 +94,7 @@ json_t *rp_summary_parse(const char *text, size_t len, char *why, size_t whylen)
 	return NULL;
 }
 
-static char *bounded_dup(const char *s)
+char *rp_summary_strdup(const char *s)
 {
 	size_t n = strlen(s);
 	char *d;
@@ -109,22 +110,24 @@ static char *bounded_dup(const char *s)
 	return d;
 }
 
-/* A time since the epoch, [value, "s"] or [value, "us"] (older cctools)
- * or a bare number of seconds; NAN when missing or not a plausible time. */
-static double time_value(const json_t *j)
+double rp_summary_time(bool has_num, double v, const char *unit)
 {
-	const json_t *num = json_is_array(j) ? json_array_get(j, 0) : j;
-	const char *unit = json_is_array(j) ? json_string_value(json_array_get(j, 1)) : NULL;
-	double v;
-
-	if (!json_is_number(num))
+	if (!has_num)
 		return NAN;
-	v = json_number_value(num);
 	if (unit && strcmp(unit, "us") == 0)
 		v /= 1e6;
 	else if (unit && strcmp(unit, "s") != 0)
 		return NAN;
 	return v > 0 && v < 1e11 ? v : NAN;
+}
+
+/* A time from [value, unit] or a bare number (JSON). */
+static double time_value(const json_t *j)
+{
+	const json_t *num = json_is_array(j) ? json_array_get(j, 0) : j;
+	const char *unit = json_is_array(j) ? json_string_value(json_array_get(j, 1)) : NULL;
+
+	return rp_summary_time(json_is_number(num), json_number_value(num), unit);
 }
 
 static void set_string(char **dst, const json_t *j)
@@ -134,7 +137,7 @@ static void set_string(char **dst, const json_t *j)
 	if (!s)
 		return;
 	free(*dst);
-	*dst = bounded_dup(s);
+	*dst = rp_summary_strdup(s);
 }
 
 /* The summary's end time, and why the task ended: `ending` {cause,
@@ -182,8 +185,8 @@ static void notes_fields(struct rp_task *t, const json_t *notes)
 	t->nnotes = json_array_size(notes);
 	free(t->notes);
 	free(t->notes_text);
-	t->notes = bounded_dup(codes);
-	t->notes_text = bounded_dup(texts);
+	t->notes = rp_summary_strdup(codes);
+	t->notes_text = rp_summary_strdup(texts);
 	free(codes);
 	free(texts);
 }

@@ -4,6 +4,8 @@
 #ifndef TPMON_REPORT_RSUMMARY_H
 #define TPMON_REPORT_RSUMMARY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <jansson.h>
 #include "report/read/rtask.h"
 
@@ -30,5 +32,27 @@ int rp_summary_check(const json_t *root, char *why, size_t whylen);
  * readable (rp_summary_check()).  A new reference (allocated by jansson's
  * allocator of the moment), or NULL with the reason in @why. */
 json_t *rp_summary_parse(const char *text, size_t len, char *why, size_t whylen);
+
+/* The pieces of the above, for the summary scanner (sumscan.h), which
+ * must read a summary exactly as they do. */
+
+/* A summary holds at least one of these keys. */
+#define RP_SUMMARY_NMARKS 7
+extern const char *const rp_summary_marks[RP_SUMMARY_NMARKS];
+
+/* A measure of resource @ri: @num (when @has_num) in @unit (NULL: the
+ * report's unit) into *@out in @ri's unit; NAN without a number.  0, or
+ * -1 with the reason in @why: not finite, negative (-0 too), beyond
+ * UNITS_MAX, or a unit that does not fit the resource. */
+int rp_summary_measure(const struct rp_res_info *ri, bool has_num, double num,
+		       const char *unit, double *out, char *why, size_t whylen);
+
+/* A time since the epoch: @v (when @has_num) in @unit ("s", "us" or NULL
+ * for seconds); NAN when missing or not a plausible time. */
+double rp_summary_time(bool has_num, double v, const char *unit);
+
+/* A copy of @s (owned by the caller) cut to RP_STRING_MAX bytes at a
+ * character boundary. */
+char *rp_summary_strdup(const char *s);
 
 #endif
