@@ -101,6 +101,9 @@ cf_truths()
 #   cgroot            --tracking=cgroup as root: the proc connector's
 #                     counts, cpu.stat, and (issue 27) the cgroup's sockets.
 #   cgdeleg           --tracking=cgroup unprivileged: cpu.stat.
+#   rootpoll          --tracking=poll as root, with the kernel's records
+#                     (the proc connector, taskstats): the counts, the CPU
+#                     time, the bytes written and wchar.
 #   poll, attach      nothing.
 # Under TPMON_WRAPPER (valgrind) the network as in oldkernel.
 cf_strict()
@@ -117,6 +120,8 @@ cf_strict()
 	cgroot/total_processes|cgroot/max_concurrent_processes|cgroot/cpu_time) return 0 ;;
 	cgroot/bytes_sent|cgroot/bytes_received) return 0 ;;
 	cgdeleg/cpu_time) return 0 ;;
+	rootpoll/total_processes|rootpoll/max_concurrent_processes|rootpoll/cpu_time) return 0 ;;
+	rootpoll/bytes_written|rootpoll/wchar) return 0 ;;
 	esac
 	return 1
 }

@@ -43,8 +43,8 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	static const int cpu[] = { TP_RES_CPU_TIME, TP_FIG_CORES_AVG };
 	static const int reads[] = { TP_RES_BYTES_READ, TP_FIG_READ_BYTES };
 	static const int writes[] = { TP_RES_BYTES_WRITTEN, TP_FIG_WRITE_BYTES };
-	static const int calls_io[] = { TP_FIG_RCHAR, TP_FIG_WCHAR, TP_FIG_SYSCR,
-		TP_FIG_SYSCW };
+	static const int chars_io[] = { TP_FIG_RCHAR, TP_FIG_WCHAR };
+	static const int calls_io[] = { TP_FIG_SYSCR, TP_FIG_SYSCW };
 	static const int sampled[] = { TP_RES_MEMORY, TP_RES_VIRTUAL_MEMORY,
 		TP_RES_SWAP_MEMORY, TP_FIG_MEMORY_PSS, TP_RES_CORES,
 		TP_FIG_MAX_CONCURRENT_THREADS };
@@ -56,9 +56,13 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	/* every process and thread is seen at its birth and at its end,
 	 * with its final figures (CPU time, I/O, peak RSS, threads) */
 	bool ends_seen = in->tracked == TP_TRACKED_PTRACE || in->tracked == TP_TRACKED_ATTACH;
+	/* poll as root: each task's exit record gives its CPU time and its
+	 * I/O (but its syscall counts rounded down to 1024: not those) */
+	bool records = in->tracked == TP_TRACKED_POLL && in->exit_records;
 	/* every process is in the table while it lives (the proc
 	 * connector's events, as root), though its end's figures are not */
-	bool births_seen = (ends_seen || in->tracked == TP_TRACKED_CGROUP) && !in->counts_partial;
+	bool births_seen = (ends_seen || records || in->tracked == TP_TRACKED_CGROUP) &&
+			   !in->counts_partial;
 	int f;
 
 	for (f = 0; f < TP_FIG__COUNT; f++)
@@ -67,14 +71,15 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	SET(lower, counts, !births_seen && !in->outer_whole);
 	/* its CPU time reaches the figures through cpu.stat, an enclosing
 	 * tpmon, or (poll) the rusage of what tpmon reaps: not all of it */
-	SET(lower, cpu, !ends_seen && !in->cgroup_cpu && !in->outer_whole);
+	SET(lower, cpu, !ends_seen && !records && !in->cgroup_cpu && !in->outer_whole);
 	/* its I/O: through an enclosing tpmon; its reads through io.stat
 	 * too, which counts them as /proc/PID/io does, as they are issued.
 	 * Not its writes: io.stat counts them at writeback (after the task,
 	 * or never for data truncated first), /proc/PID/io as they dirty
 	 * the page cache */
-	SET(lower, reads, !ends_seen && !in->cgroup_io && !in->outer_whole);
-	SET(lower, writes, !ends_seen && !in->outer_whole);
+	SET(lower, reads, !ends_seen && !records && !in->cgroup_io && !in->outer_whole);
+	SET(lower, writes, !ends_seen && !records && !in->outer_whole);
+	SET(lower, chars_io, !ends_seen && !records && !in->outer_whole);
 	SET(lower, calls_io, !ends_seen && !in->outer_whole);
 	/* peaks of sums over the live processes: only samples see them, and
 	 * a process's own peak (RSS, threads) comes only with its end */

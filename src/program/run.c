@@ -195,6 +195,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.tracking_ptrace = r->tk->ops->kind == TP_TRACK_PTRACE;
 	in.tracking_cgroup = r->tk->ops->kind == TP_TRACK_CGROUP;
 	in.processes_partial = r->tk->counts_partial;
+	in.exit_records = r->tk->exit_records;
 	figures_fill(&r->fig, &in, t, final);
 }
 

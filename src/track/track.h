@@ -153,6 +153,9 @@ struct tp_track {
 	 * cgroup backend without the proc connector, or with events lost;
 	 * --pid, when the tree changed faster than the attach's scans */
 	bool counts_partial;
+	/* poll as root: the kernel's records told every birth and every
+	 * end of the tree, with each task's final CPU time and I/O (exitrec.h) */
+	bool exit_records;
 	void *priv;			/* the backend's state (its constructor's) */
 };
 

@@ -9,7 +9,7 @@ EXTRA_DIST += tests/fuzz/run-fuzzers tests/fuzz/corpus
 if ENABLE_FUZZERS
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc
+noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc tests/fuzz/fuzz-netlink
 
 tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
 	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/messages.c
@@ -20,4 +20,8 @@ tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS)
 tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/kernel/proc.c src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_proc_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+
+tests_fuzz_fuzz_netlink_SOURCES = tests/fuzz/fuzz-netlink.c src/kernel/taskstats.c src/kernel/procconn.c
+tests_fuzz_fuzz_netlink_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_netlink_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 endif
