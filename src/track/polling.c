@@ -49,14 +49,16 @@ static const struct proc_entry *find(const struct proc_entry *v, size_t n, pid_t
 }
 
 /* Add the processes descended from the root (or reparented to tpmon)
- * that the table does not know yet, and end those that vanished. */
+ * that the table does not know yet, and end those that vanished.  With
+ * the kernel's records, only once some were lost, and only the ends: a
+ * zombie whose exit event was handled must not come back. */
 static void procscan_refresh(struct tp_track *tk)
 {
 	struct tp_ptree *t = tk->tree;
 	struct proc_entry *v;
 	size_t n, i;
 	struct tp_proc *p, *next;
-	bool added = true;
+	bool added = tk->priv == NULL;
 
 	if (tk->priv) {
 		exitrec_drain(tk->priv, tk, NULL, NULL);
