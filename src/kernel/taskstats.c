@@ -17,7 +17,7 @@
 #include "kernel/taskstats.h"
 
 /* The fields read, all in struct taskstats since kernel 2.6.20 (version
- * 4): a record shorter than up to nivcsw is refused. */
+ * 4): a record shorter than up to nivcsw is refused (ac_ppid is before). */
 #define TS_MIN (offsetof(struct taskstats, nivcsw) + sizeof(__u64))
 
 /* The attribute at @off in [@buf, @buf + @end): its type and payload.
@@ -67,6 +67,7 @@ static int aggr_pid(const char *buf, size_t len, struct tp_taskstats *out)
 		return -1;
 	memset(out, 0, sizeof(*out));
 	out->tid = (pid_t)tid;
+	out->ppid = ts.ac_ppid <= INT32_MAX ? (pid_t)ts.ac_ppid : 0;
 	out->cpu_us = ts.ac_utime + ts.ac_stime;
 	out->rchar = ts.read_char;
 	out->wchar = ts.write_char;

@@ -20,6 +20,8 @@
 /* The final figures of one task (a thread, its own figures only). */
 struct tp_taskstats {
 	pid_t tid;			/* the task */
+	pid_t ppid;			/* its parent's process when it ended
+					 * (a thread: its process's parent) */
 	uint64_t cpu_us;		/* user + system CPU time, µs */
 	uint64_t rchar, wchar;		/* bytes passed to read/write calls */
 	uint64_t read_bytes, write_bytes;	/* storage I/O, bytes */

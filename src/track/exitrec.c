@@ -41,6 +41,7 @@ struct tp_exitrec {
 	uint16_t family;
 	bool exec_events;
 	bool lost;
+	bool gaps;			/* events were dropped: maybe the tree's */
 	struct tp_pc_seq seq;
 	struct tp_taskstats *held;	/* owned: records of tasks not yet known */
 	unsigned *held_gen;		/* owned: the drain that read each */
@@ -56,12 +57,15 @@ struct tp_exitrec *exitrec_open(bool exec_events)
 	struct tp_exitrec *x;
 	int pc, ts;
 	uint16_t family;
+	/* tests shrink the connector's queue to see dropped events handled */
+	const char *env = getenv("TPMON_PROCCONN_RCVBUF");
+	int rcvbuf = env && atoi(env) > 0 ? atoi(env) : EXITREC_RCVBUF;
 
 	if (getenv("TPMON_NO_EXIT_RECORDS")) {
 		debug_msg("exit records: off (TPMON_NO_EXIT_RECORDS)");
 		return NULL;
 	}
-	pc = procconn_open(EXITREC_RCVBUF);
+	pc = procconn_open(rcvbuf);
 	if (pc < 0) {
 		debug_msg("exit records: proc connector: %d", errno);
 		return NULL;
@@ -80,11 +84,25 @@ struct tp_exitrec *exitrec_open(bool exec_events)
 	return x;
 }
 
-static void lost(struct tp_exitrec *x, const char *why)
+void exitrec_lost(struct tp_exitrec *x, const char *why)
 {
 	if (!x->lost)
 		debug_msg("exit records: lost (%s): figures are lower bounds", why);
 	x->lost = true;
+}
+
+/* Events were dropped, of any process of the machine: the tree is checked
+ * from now on (exitrec_gaps()). */
+static void gap(struct tp_exitrec *x, const char *why)
+{
+	if (!x->gaps)
+		debug_msg("exit records: events dropped (%s): the tree is checked", why);
+	x->gaps = true;
+}
+
+bool exitrec_gaps(const struct tp_exitrec *x)
+{
+	return x && x->gaps;
 }
 
 /* Fold @r into its task's process.  False when the table does not hold
@@ -118,7 +136,7 @@ static bool apply(struct tp_exitrec *x, struct tp_track *tk, const struct tp_tas
 static void hold(struct tp_exitrec *x, const struct tp_taskstats *r)
 {
 	if (x->nheld == EXITREC_HELD_MAX) {
-		lost(x, "too many records held");
+		exitrec_lost(x, "too many records held");
 		return;
 	}
 	if (x->nheld == x->held_cap) {
@@ -158,7 +176,7 @@ static void read_records(struct tp_exitrec *x, struct tp_track *tk)
 		if (n < 0) {
 			if (errno != ENOBUFS)
 				break;
-			lost(x, "taskstats queue full");
+			exitrec_lost(x, "taskstats queue full");
 			continue;
 		}
 		if (taskstats_parse(u.buf, (size_t)n, x->family, &r) == 1 && !apply(x, tk, &r))
@@ -175,8 +193,18 @@ static void settle_held(struct tp_exitrec *x, struct tp_track *tk, bool events_d
 
 	read_records(x, tk);
 	for (i = 0; i < x->nheld; i++) {
-		if (apply(x, tk, &x->held[i]) || (events_done && x->held_gen[i] != x->gen))
+		if (apply(x, tk, &x->held[i]))
 			continue;
+		if (events_done && x->held_gen[i] != x->gen) {
+			/* a child of the tree never seen born: its fork event
+			 * was dropped */
+			if (x->held[i].ppid == tk->self || ptree_proc(tk->tree, x->held[i].ppid)) {
+				debug_msg("exit records: record of %d (parent %d) matched no process",
+					  (int)x->held[i].tid, (int)x->held[i].ppid);
+				exitrec_lost(x, "a process of the tree born unseen");
+			}
+			continue;
+		}
 		x->held_gen[k] = x->held_gen[i];
 		x->held[k++] = x->held[i];
 	}
@@ -254,7 +282,7 @@ static bool read_event(struct tp_exitrec *x, struct tp_track *tk, double now)
 	double at;
 
 	if (why)
-		lost(x, why);
+		gap(x, why);
 	if (r != 1)
 		return r != 0;
 	if (!ptree_proc(tk->tree, ev.kind == TP_PC_FORK && ev.tid == ev.pid ? ev.ppid : ev.pid))

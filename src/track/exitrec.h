@@ -27,8 +27,17 @@ struct tp_exitrec *exitrec_open(bool exec_events);
 bool exitrec_drain(struct tp_exitrec *x, struct tp_track *tk, bool (*turn_over)(void *),
 		   void *arg);
 
-/* Has every event and record come so far (none dropped by the kernel)? */
+/* Has every event and record of the tree come so far?  False once one
+ * is known lost (a record dropped, a process of the tree found that no
+ * event told of). */
 bool exitrec_complete(const struct tp_exitrec *x);
+
+/* Did the kernel drop events (a full queue, a gap in a CPU's numbering),
+ * of any process?  Then the caller checks the tree against /proc at each
+ * refresh: a table process gone from it has ended, and a live process of
+ * the tree missing from the table is a loss (exitrec_lost()). */
+bool exitrec_gaps(const struct tp_exitrec *x);
+void exitrec_lost(struct tp_exitrec *x, const char *why);
 
 void exitrec_free(struct tp_exitrec *x);
 

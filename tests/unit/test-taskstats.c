@@ -120,6 +120,7 @@ static void sample_stats(struct taskstats *ts)
 	ts->nvcsw = 5;
 	ts->nivcsw = 2;
 	ts->hiwater_rss = 2048;
+	ts->ac_ppid = 77;
 }
 
 static void test_records(void)
@@ -134,7 +135,7 @@ static void test_records(void)
 	ok(taskstats_parse(b.m.buf, len, FAMILY, &r) == 1 && r.tid == 4321 && r.cpu_us == 150000 &&
 	   r.rchar == 4096 && r.wchar == 3145728 && r.read_bytes == 8192 &&
 	   r.write_bytes == 3145728 && r.cancelled_write_bytes == 1024 && r.ctxsw == 7 &&
-	   r.hiwater_rss_kb == 2048, "a task's record: every figure read");
+	   r.hiwater_rss_kb == 2048 && r.ppid == 77, "a task's record: every figure read");
 	len = record(&b, 4321, &ts, sizeof(ts), true, true);
 	ok(taskstats_parse(b.m.buf, len, FAMILY, &r) == 1 && r.tid == 4321 && r.cpu_us == 150000,
 	   "beside its group's sum, after padding: the task's own figures");
@@ -246,6 +247,7 @@ static void test_kernel(void)
 	ok(r.cpu_us >= 150000 && r.cpu_us <= 400000, "its CPU time: %llu µs, about 0.2 s",
 	   (unsigned long long)r.cpu_us);
 	ok(r.hiwater_rss_kb > 0, "its peak RSS: %llu KiB", (unsigned long long)r.hiwater_rss_kb);
+	is_int(r.ppid, getpid(), "its parent: this test");
 	close(fd);
 }
 
