@@ -244,7 +244,9 @@ static void test_kernel(void)
 	if (!ok(record_of(fd, family, pid, &r), "the child's exit record came"))
 		return;
 	is_int((long long)r.wchar, 3145728, "its write_char: 3 MiB, exactly");
-	ok(r.cpu_us >= 150000 && r.cpu_us <= 400000, "its CPU time: %llu µs, about 0.2 s",
+	/* the kernel's tick-sampled times: about 0.2 s (under emulation, as
+	 * in vm-run, ticks are sparse: 0.132 s was seen there) */
+	ok(r.cpu_us >= 50000 && r.cpu_us <= 400000, "its CPU time: %llu µs, about 0.2 s",
 	   (unsigned long long)r.cpu_us);
 	ok(r.hiwater_rss_kb > 0, "its peak RSS: %llu KiB", (unsigned long long)r.hiwater_rss_kb);
 	is_int(r.ppid, getpid(), "its parent: this test");
