@@ -59,7 +59,9 @@ enum tp_fig_quality {
 	TP_Q_CPU,		/* CPU time of processes whose end was not seen */
 	TP_Q_READS,		/* storage reads: idem, unless io.stat */
 	TP_Q_WRITES,		/* storage writes: idem */
-	TP_Q_CALLS_IO,		/* /proc/PID/io's character counters */
+	TP_Q_CHARS_IO,		/* /proc/PID/io's character counters */
+	TP_Q_CALLS_IO,		/* /proc/PID/io's syscall counters (taskstats
+				 * rounds them down to 1024) */
 	TP_Q_SAMPLED,		/* peaks of sums that only samples see */
 	TP_Q_NET,		/* a socket missed between samples */
 	TP_Q_GPU,		/* a GPU process missed */

@@ -162,3 +162,23 @@ ssize_t procconn_recv(int fd, void *buf, size_t size)
 		return 0;
 	return n;
 }
+
+int procconn_next(int fd, void *buf, size_t size, struct tp_pc_seq *seq,
+		  struct tp_pc_event *ev, const char **lost)
+{
+	ssize_t n = procconn_recv(fd, buf, size);
+	int r;
+
+	if (n < 0 && errno == ENOBUFS) {
+		*lost = "queue full";
+		return 2;
+	}
+	if (n <= 0)
+		return 0;
+	r = procconn_parse(buf, (size_t)n, ev);
+	if (r <= 0)
+		return 2;
+	if (procconn_seq_gap(seq, ev->cpu, ev->seq))
+		*lost = "sequence gap";
+	return r == 1 ? 1 : 2;
+}

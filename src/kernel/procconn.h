@@ -63,4 +63,13 @@ int procconn_open(int rcvbuf);
  * goes on). */
 ssize_t procconn_recv(int fd, void *buf, size_t size);
 
+/* Read and parse the next datagram of @fd (buffered in @buf of @size
+ * bytes), checking its CPU's numbering in @seq.  Returns 1 with *@ev
+ * filled for a fork, exec or exit; 2 for a datagram that is no such
+ * event; 0 when none is waiting.  *@lost is set to why, when events were
+ * dropped before it (a full queue, a gap in a CPU's numbering), else left
+ * alone. */
+int procconn_next(int fd, void *buf, size_t size, struct tp_pc_seq *seq,
+		  struct tp_pc_event *ev, const char **lost);
+
 #endif

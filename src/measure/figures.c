@@ -292,6 +292,7 @@ static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool 
 	q.cgroup_cpu = cg && (cg->known & TP_CGF_CPU);
 	q.cgroup_io = cg && in->cgroup_io && (cg->known & TP_CGF_IO);
 	q.net_exact = in->net_exact;
+	q.exit_records = in->exit_records;
 	q.disk_partial = rep->disk_partial;
 	quality_lower_bounds(&q, rep->lower);
 }

@@ -159,6 +159,7 @@ struct tp_fill {
 	const char *tracking_reason;	/* borrowed, or NULL */
 	bool processes_partial;		/* the tracker's counts are lower bounds */
 	bool net_exact;			/* net_bytes_exact(): no socket missed */
+	bool exit_records;		/* the tracker's exit_records (track.h) */
 	unsigned max_threads;		/* the table's peak of live threads */
 	const struct tp_cg_figures *cgroup;	/* the task's cgroup's, or NULL */
 	bool cgroup_io;			/* its io.stat bytes count (--tracking=cgroup) */

@@ -2,6 +2,9 @@
 /* net.c: per-task TCP byte counts.  Where tpmon holds the task in a
  * cgroup and may load BPF (root), the kernel counts every TCP payload
  * byte of the cgroup's sockets (cgskb.c) and nothing else is needed.
+ * As root on 6.4 and later, the socket calls' tracepoints count every
+ * process's IP bytes (netprobe.c), summed over the tree's processes
+ * (net_use_probes()): poll and --pid use them.
  * Otherwise, without privileges: at each sample the
  * socket inodes of the tree are read from /proc/PID/fd (only for
  * processes that ran since their last scan), then the kernel's TCP table
@@ -33,6 +36,7 @@
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "kernel/cgskb.h"
+#include "kernel/netprobe.h"
 #include "kernel/proc.h"
 #include "kernel/sockdiag.h"
 #include "measure/netint.h"
@@ -127,6 +131,7 @@ void net_free(struct tp_net *n)
 	free(n->ino);
 	free(n->listeners);
 	cgskb_free(n->skb);
+	netprobe_free(n->probe);
 	free(n->cg_dir);
 	free(n->cg_ids);
 	free(n);
@@ -372,9 +377,18 @@ static void proc_freed(void *arg, struct tp_proc *p)
 	p->nsock = 0;
 }
 
+/* A process of the tree ended: its bytes by the probes are final. */
+static void proc_ended(void *arg, const struct tp_proc *p, const struct tp_acct *a)
+{
+	struct tp_net *n = arg;
+
+	(void)a;
+	netprobe_take(n->probe, p->pid);
+}
+
 void net_watch(struct tp_net *n, struct tp_ptree *t)
 {
-	struct tp_ptree_watcher w = { .freed = proc_freed, .arg = n };
+	struct tp_ptree_watcher w = { .freed = proc_freed, .ended = proc_ended, .arg = n };
 
 	if (n)
 		ptree_watch(t, &w);
@@ -519,6 +533,31 @@ static void read_skb(struct tp_net *n)
 		n->recv = recv;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The probes' totals over the tree's processes, ended and live. */
+static void read_probe(struct tp_net *n, const struct tp_ptree *t)
+{
+	const struct tp_proc *p;
+	pid_t *live = xreallocarray(NULL, t->nlive + 1, sizeof(*live));
+	size_t k = 0;
+	uint64_t sent, recv;
+
+	for (p = t->live; p && k < t->nlive; p = p->next)
+		live[k++] = p->pid;
+	qsort(live, k, sizeof(*live), cmp_pid);
+	if (netprobe_totals(n->probe, live, k, &sent, &recv) == 0) {
+		n->sent = sent > n->sent ? sent : n->sent;
+		n->recv = recv > n->recv ? recv : n->recv;
+	}
+	free(live);
+}
+
 /* Look at the sockets now, or (@all false, paced, trapping) when the last
  * dump's cost allows.  Skipping one loses nothing: each connection of the
  * tree is known from its connect or accept, and the final figures of one
@@ -531,6 +570,10 @@ static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
 		return;
 	if (n->skb) {
 		read_skb(n);
+		return;
+	}
+	if (n->probe) {
+		read_probe(n, t);
 		return;
 	}
 	collect_inodes(n, t);
@@ -566,12 +609,28 @@ bool net_use_cgroup(struct tp_net *n, const char *dir)
 	return false;
 }
 
+bool net_use_probes(struct tp_net *n)
+{
+	char why[512];
+
+	if (!n)
+		return false;
+	if (getenv("TPMON_NET_NO_BPF"))	/* to test the other ways */
+		snprintf(why, sizeof(why), "TPMON_NET_NO_BPF is set");
+	else if ((n->probe = netprobe_open(why, sizeof(why))))
+		return true;
+	debug_msg("%s: TCP sockets found by sock_diag dumps", why);
+	return false;
+}
+
 bool net_bytes_exact(const struct tp_net *n)
 {
 	if (!n)
 		return false;
 	if (n->skb)
 		return true;
+	if (n->probe)
+		return netprobe_complete(n->probe);
 	/* every connection is noted at its connect or accept, and its final
 	 * figures come with its destruction */
 	return n->trapping && n->destroy_fd >= 0 && !n->lost && !n->destroys_lost &&
@@ -639,6 +698,10 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 	if (n->skb) {
 		read_skb(n);
 		end_skb(n);
+		return;
+	}
+	if (n->probe) {
+		read_probe(n, t);
 		return;
 	}
 	if (n->n > 0)

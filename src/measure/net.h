@@ -66,6 +66,14 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid);
  * saw, but not those closed between two samples. */
 bool net_use_cgroup(struct tp_net *n, const char *dir);
 
+/* As root (6.4 and later), count the IP bytes (TCP and UDP) of every
+ * process through the socket calls' tracepoints (netprobe.h), summed over
+ * the tree's processes: the table must hold every process of the tree
+ * from its birth to its end (poll with the kernel's records, --pid).
+ * Call it before the task starts.  True when they count; otherwise
+ * false, and the sock_diag dumps go on as before. */
+bool net_use_probes(struct tp_net *n);
+
 /* Are the totals exact?  True with the cgroup's kernel counters, and in
  * ptrace mode where every connect and accept was noted and every
  * destruction announced; else they are lower bounds (poll, --pid, a

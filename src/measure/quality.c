@@ -13,9 +13,13 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	/* every process and thread is seen at its birth and at its end,
 	 * with its final figures (CPU time, I/O, peak RSS, threads) */
 	bool ends_seen = in->tracked == TP_TRACK_PTRACE || in->tracked == TP_TRACK_ATTACH;
+	/* poll as root: each task's exit record gives its CPU time and its
+	 * I/O (but its syscall counts rounded down to 1024: not those) */
+	bool records = in->tracked == TP_TRACK_POLL && in->exit_records;
 	/* every process is in the table while it lives (the proc
 	 * connector's events, as root), though its end's figures are not */
-	bool births_seen = (ends_seen || in->tracked == TP_TRACK_CGROUP) && !in->counts_partial;
+	bool births_seen = (ends_seen || records || in->tracked == TP_TRACK_CGROUP) &&
+			   !in->counts_partial;
 	bool rule[TP_Q__COUNT];
 	int f;
 
@@ -24,14 +28,15 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	rule[TP_Q_COUNTS] = !births_seen && !in->outer_whole;
 	/* its CPU time reaches the figures through cpu.stat, an enclosing
 	 * tpmon, or (poll) the rusage of what tpmon reaps: not all of it */
-	rule[TP_Q_CPU] = !ends_seen && !in->cgroup_cpu && !in->outer_whole;
+	rule[TP_Q_CPU] = !ends_seen && !records && !in->cgroup_cpu && !in->outer_whole;
 	/* its I/O: through an enclosing tpmon; its reads through io.stat
 	 * too, which counts them as /proc/PID/io does, as they are issued.
 	 * Not its writes: io.stat counts them at writeback (after the task,
 	 * or never for data truncated first), /proc/PID/io as they dirty
 	 * the page cache */
-	rule[TP_Q_READS] = !ends_seen && !in->cgroup_io && !in->outer_whole;
-	rule[TP_Q_WRITES] = !ends_seen && !in->outer_whole;
+	rule[TP_Q_READS] = !ends_seen && !records && !in->cgroup_io && !in->outer_whole;
+	rule[TP_Q_WRITES] = !ends_seen && !records && !in->outer_whole;
+	rule[TP_Q_CHARS_IO] = !ends_seen && !records && !in->outer_whole;
 	rule[TP_Q_CALLS_IO] = !ends_seen && !in->outer_whole;
 	/* peaks of sums over the live processes: only samples see them, and
 	 * a process's own peak (RSS, threads) comes only with its end */

@@ -191,7 +191,9 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	}
 	if (r->net) {
 		in.net_known = true;
-		in.net_exact = net_bytes_exact(r->net);
+		/* (poll: the probes' sums need every process of the tree) */
+		in.net_exact = net_bytes_exact(r->net) &&
+			       (r->tk->ops->kind != TP_TRACK_POLL || r->tk->exit_records);
 		net_totals(r->net, &in.net_sent, &in.net_recv);
 	}
 	if (gpu_figures(r->gpu, &g))
@@ -210,6 +212,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.tracking_name = r->tk->ops->name;
 	in.tracking_reason = r->o->tracking_reason;
 	in.processes_partial = r->tk->counts_partial;
+	in.exit_records = r->tk->exit_records;
 	figures_fill(&r->fig, &in, t, final);
 }
 
@@ -368,6 +371,10 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	 * and accept need no stop */
 	ts.trap_net = r->net != NULL &&
 		      !(r->cg && cgrun_v2_task(r->cg) && net_use_cgroup(r->net, cgrun_v2_task(r->cg)));
+	/* untraced, outside a counting cgroup: the socket calls' probes
+	 * (root), whose sums hold when the kernel's records give the tree */
+	if (ts.trap_net && r->o->tracking == TP_TRACK_POLL)
+		net_use_probes(r->net);
 	ts.child_mask = &r->old_mask;
 	ts.child_sigpipe = &r->old_sigpipe;
 	ts.child_sigchld = &r->old_sigchld;
@@ -400,6 +407,7 @@ static pid_t attach_task(struct tp_run *r, const struct tp_track_sink *sk, int *
 {
 	pid_t pid = r->o->pid;
 
+	net_use_probes(r->net);	/* (as root) the tree's short connections too */
 	r->tk = track_attach(pid, fanout_wanted(r->o), &r->tree, sk, r->self);
 	if (!r->tk) {
 		if (errno == ESRCH)

@@ -194,23 +194,14 @@ static bool one_event(struct tp_track *tk, double now)
 		char buf[512];
 	} __attribute__((aligned(8))) u;
 	struct tp_pc_event ev;
-	ssize_t n = procconn_recv(m->fd, u.buf, sizeof(u.buf));
+	const char *lost = NULL;
+	int r = procconn_next(m->fd, u.buf, sizeof(u.buf), &m->seq, &ev, &lost);
 	double at;
-	int r;
 
-	if (n < 0 && errno == ENOBUFS) {
-		events_lost(tk, "queue full");
-		return true;
-	}
-	if (n <= 0)
-		return false;
-	r = procconn_parse(u.buf, (size_t)n, &ev);
-	if (r <= 0)
-		return true;
-	if (procconn_seq_gap(&m->seq, ev.cpu, ev.seq))
-		events_lost(tk, "sequence gap");
+	if (lost)
+		events_lost(tk, lost);
 	if (r != 1)
-		return true;
+		return r != 0;
 	/* cheap for the machine's other events: one or two hash lookups */
 	if (!ptree_proc(tk->tree, ev.kind == TP_PC_FORK && ev.tid == ev.pid ? ev.ppid : ev.pid))
 		return true;

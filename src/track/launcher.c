@@ -2,7 +2,8 @@
 /* launcher.c: the launcher, on top of the tracking backends.  It starts the
  * task (forkexec.c) with what the task needs from tpmon (the seccomp filter
  * of a traced task, the channel of nested tpmons, the proc connector of
- * the cgroup backend, listening before the fork), then follows it with
+ * the cgroup backend or the kernel's records of the poll backend,
+ * listening before the fork), then follows it with
  * the backend that the options and the kernel allow: ptrace.c when the
  * task is traced, track/cgroup.c for --tracking=cgroup, else polling.c. */
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include "kernel/tracer.h"
 #include "track/cgroup.h"
 #include "track/cgrun.h"
+#include "track/exitrec.h"
 #include "track/forkexec.h"
 #include "track/nested.h"
 #include "track/polling.h"
@@ -30,6 +32,7 @@ struct launching {
 	bool nest_registered;
 	uint64_t nest_ino;
 	int listener;			/* the cgroup backend's, or -1 */
+	struct tp_exitrec *records;	/* the poll backend's, or NULL */
 };
 
 /* The child's side of @s: its signals, limits and cgroup, and, if it is
@@ -93,7 +96,8 @@ static struct tp_track *follow(const struct tp_track_start *s, struct launching 
 		tk = cgmembers_new(t, sink, self, pid, s->cgroup, l->listener, s->exec_events);
 		l->listener = -1;
 	} else {
-		tk = procscan_new(t, sink, self, pid);
+		tk = procscan_new(t, sink, self, pid, l->records);
+		l->records = NULL;
 	}
 	tk->cgroup = s->cgroup;
 	tk->nest = l->nest;
@@ -122,6 +126,8 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 	/* listening before the fork: the root's first child is seen */
 	if (s->cgroup && s->cgroup_members && !s->ptrace)
 		l.listener = cgmembers_listen();
+	else if (!s->ptrace)
+		l.records = exitrec_open(s->exec_events);
 	pid = launch_start(&l.so, &traced, status);
 	l.nest = nested_started(l.nest, pid > 0 && traced, t);
 	sandbox_filter_free(l.filter);
@@ -134,5 +140,6 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 		close(l.outer_chan);
 	if (l.listener >= 0)
 		close(l.listener);
+	exitrec_free(l.records);
 	return NULL;
 }

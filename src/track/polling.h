@@ -7,9 +7,12 @@
 #include <sys/types.h>
 #include "track/track.h"
 
-/* A tracker of the untraced tree of @root, found by /proc scans.  Never
- * fails. */
+struct tp_exitrec;
+
+/* A tracker of the untraced tree of @root, found by /proc scans, or by
+ * the kernel's records @x (owned from now on; NULL: none, see
+ * exitrec.h).  Never fails. */
 struct tp_track *procscan_new(struct tp_ptree *t, const struct tp_track_sink *sink,
-			      pid_t self, pid_t root);
+			      pid_t self, pid_t root, struct tp_exitrec *x);
 
 #endif

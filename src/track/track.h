@@ -161,6 +161,9 @@ struct tp_track {
 	bool counts_partial;
 	struct tp_sender sender;	/* of the last signal delivered to the
 					 * root (ptrace), for the summary's end */
+	/* poll as root: the kernel's records told every birth and every
+	 * end of the tree, with each task's final CPU time and I/O (exitrec.h) */
+	bool exit_records;
 	void *priv;			/* the backend's state (its constructor's) */
 };
 

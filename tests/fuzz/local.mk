@@ -9,7 +9,7 @@ EXTRA_DIST += tests/fuzz/run-fuzzers tests/fuzz/corpus
 if ENABLE_FUZZERS
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc tests/fuzz/fuzz-sockdiag
+noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc tests/fuzz/fuzz-sockdiag tests/fuzz/fuzz-netlink
 
 tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
 	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/messages.c
@@ -25,4 +25,8 @@ tests_fuzz_fuzz_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_sockdiag_SOURCES = tests/fuzz/fuzz-sockdiag.c src/kernel/sockdiag.c
 tests_fuzz_fuzz_sockdiag_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_sockdiag_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+
+tests_fuzz_fuzz_netlink_SOURCES = tests/fuzz/fuzz-netlink.c src/kernel/taskstats.c src/kernel/procconn.c
+tests_fuzz_fuzz_netlink_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_netlink_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 endif

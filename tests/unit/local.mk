@@ -22,6 +22,9 @@ tests_unit_test_procconn_SOURCES = tests/unit/test-procconn.c tests/unit/tap.h
 tests_unit_test_procconn_LDADD = $(TPMON_LIBS)
 tests_unit_test_cgroup_SOURCES = tests/unit/test-cgroup.c tests/unit/tap.h
 tests_unit_test_cgroup_LDADD = $(TPMON_LIBS)
+UNIT_TESTS += tests/unit/test-taskstats
+tests_unit_test_taskstats_SOURCES = tests/unit/test-taskstats.c tests/unit/tap.h
+tests_unit_test_taskstats_LDADD = $(TPMON_LIBS)
 
 # the summary writer (src/output/summary.c), read back with jansson
 UNIT_TESTS += tests/unit/test-summary

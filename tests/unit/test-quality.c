@@ -94,6 +94,12 @@ static void modes(void)
 	       "gpu_memory,cores,memory_pss,gpu_cores,gpu_cores_avg,gpu_time,"
 	       "max_concurrent_threads",
 	       "poll inside a tracing tpmon: its totals are exact, the peaks are sampled");
+	in.outer_whole = false;
+	in.exit_records = true;
+	is_str(rules(&in, buf, sizeof(buf)),
+	       "memory,virtual_memory,swap_memory,bytes_received,bytes_sent,bandwidth,cores,"
+	       "memory_pss,syscr,syscw,max_concurrent_threads",
+	       "poll as root with the kernel's records: counts, CPU, I/O and GPU exact");
 
 	memset(&in, 0, sizeof(in));
 	in.tracked = TP_TRACK_CGROUP;
@@ -212,7 +218,7 @@ static void threads_sampled(void)
 
 int main(void)
 {
-	plan(20);
+	plan(21);
 	names();
 	modes();
 	through_fill();

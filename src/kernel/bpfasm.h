@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* bpfasm.h: a tiny BPF assembler and loader, for the programs tpmon
+ * writes by hand (cgskb.c, netprobe.c): instructions, forward and
+ * backward jumps to labels, the raw bpf(2) call, and a load that prints
+ * the verifier's words when a program is refused.  No compiler and no
+ * libbpf at run time. */
+#ifndef TPMON_BPFASM_H
+#define TPMON_BPFASM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <linux/bpf.h>
+
+#define BPFASM_MAXINSN 128
+#define BPFASM_MAXJUMPS 32
+#define BPFASM_MAXLABELS 8
+
+/* A program being assembled; zero it before the first instruction.  A
+ * program that outgrows it is cut short, and the verifier refuses it. */
+struct bpfasm {
+	struct bpf_insn insn[BPFASM_MAXINSN];
+	int n;
+	int label[BPFASM_MAXLABELS];
+	struct { int at, label; } jump[BPFASM_MAXJUMPS];
+	int njumps;
+};
+
+/* The bpf(2) system call. */
+long bpfasm_sys(int cmd, union bpf_attr *attr);
+
+void bpfasm_emit(struct bpfasm *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off,
+		 int32_t imm);
+/* if (dst OP imm) goto label */
+void bpfasm_jump(struct bpfasm *p, uint8_t op, uint8_t dst, int32_t imm, int label);
+/* if (dst OP src) goto label */
+void bpfasm_jump_reg(struct bpfasm *p, uint8_t op, uint8_t dst, uint8_t src, int label);
+/* The next instruction is @label. */
+void bpfasm_place(struct bpfasm *p, int label);
+/* Resolve the jumps, once every label is placed. */
+void bpfasm_link(struct bpfasm *p);
+
+/* r0 = map_lookup_elem(@map, fp + @key_off); if it is NULL goto
+ * @none.  (r1 to r5 are clobbered, as by any call.) */
+void bpfasm_map_lookup(struct bpfasm *p, int map, int16_t key_off, int none);
+
+/* A map of @type with @entries entries; -1 with errno. */
+int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
+		      uint32_t entries);
+
+/* Load @p (linked) as a program of @type (@expected: its expected attach
+ * type, or 0).  Returns its descriptor, or -1 with errno, after a debug
+ * line with the verifier's last words, headed @what, when it refused. */
+int bpfasm_load(const struct bpfasm *p, enum bpf_prog_type type,
+		enum bpf_attach_type expected, const char *what);
+
+/* Before 5.11 maps and programs are charged to RLIMIT_MEMLOCK: raise it
+ * for the while where tpmon may (the task keeps tpmon's), keeping the
+ * old one in @old.  Returns whether it was raised (then restore it with
+ * setrlimit()). */
+bool bpfasm_memlock_raise(struct rlimit *old);
+
+#endif
