@@ -1,10 +1,13 @@
 ## SPDX-License-Identifier: MIT
-## tests/cgroup.mk: the cgroup v2 tests (containment, kernel figures and
-## limits, --tracking=cgroup, the SIGKILL guard).  They skip where no
-## cgroup v2 with the memory and pids controllers exists (this project's
-## hosts); CI runs them as root in ../shared/tools/vm-run, where each runs
-## its cases as root, as a user in a delegated cgroup and as a user
-## without one (tests/cgroup-common.sh).  Included by tests/local.mk.
+## tests/cgroup.mk: the cgroup tests (containment, kernel figures and
+## limits, --tracking=cgroup, the SIGKILL guard).  The v2 ones skip where
+## no cgroup v2 with the memory and pids controllers exists (this
+## project's hosts); CI runs them as root in ../shared/tools/vm-run, where
+## each runs its cases as root, as a user in a delegated cgroup and as a
+## user without one (tests/cgroup-common.sh).  cgroup-hybrid.test is the
+## other way round: it runs natively, as root, on a cgroup v1 or hybrid
+## host (this project's), and skips on pure v2.  Included by
+## tests/local.mk.
 TP_CGROUP_TESTS = \
 	tests/cgroup-basic.test \
 	tests/cgroup-limits.test \
