@@ -17,8 +17,13 @@ TP_CGROUP_TESTS = \
 # own, so that each stays within its --timeout
 TP_CGROUP_CONFORMANCE = tests/cgroup-conformance.test
 
-TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE)
-EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE)
+# tpmon's own cgroup, read only (Slurm's task cgroup): on this project's
+# cgroup v1 hosts, as root, in cgroups it makes beside its own
+TP_CGROUP_HOME = tests/cgroup-home.test
+
+TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME)
+EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) \
+	$(TP_CGROUP_HOME)
 
 # make check-cgroup-vm: the cgroup tests in the VM (see .ci/run).
 VM_RUN = $(abs_top_srcdir)/../shared/tools/vm-run
@@ -30,3 +35,9 @@ check-cgroup-vm: all
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
 	exit $$st
+
+# the parsers of tpmon's own cgroup v1 directories (src/track/cghome.c)
+check_PROGRAMS += tests/unit/test-cghome
+TESTS += tests/unit/test-cghome
+tests_unit_test_cghome_SOURCES = tests/unit/test-cghome.c tests/unit/tap.h
+tests_unit_test_cghome_LDADD = $(TPMON_LIBS)

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include "kernel/cgroup.h"
 #include "track/cgrun.h"
+#include "track/cghome.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
 
@@ -129,6 +130,9 @@ static int own_usable(const char *dir, char *why, size_t size)
 	    !writable(dir, "cgroup.subtree_control"))
 		return set_why(why, size, "%s is not writable by uid %d (no delegated cgroup)",
 			       dir, (int)getuid());
+	if (getuid() != 0 && !cghome_owned(dir))
+		return set_why(why, size, "%s is writable but not delegated to uid %d "
+			       "(not its owner)", dir, (int)getuid());
 	if ((cgroup_controllers(dir, "cgroup.controllers") & TP_CG_NEEDED) != TP_CG_NEEDED)
 		return set_why(why, size, "%s does not offer the memory and pids controllers", dir);
 	if (is_real_root(dir))
@@ -145,6 +149,8 @@ static int beside_usable(const char *dir, char *why, size_t size)
 {
 	if (!writable(dir, NULL) || !writable(dir, "cgroup.procs"))
 		return set_why(why, size, "%s is not writable by uid %d", dir, (int)getuid());
+	if (getuid() != 0 && !cghome_owned(dir))
+		return set_why(why, size, "%s is not delegated to uid %d", dir, (int)getuid());
 	if ((cgroup_controllers(dir, "cgroup.subtree_control") & TP_CG_NEEDED) != TP_CG_NEEDED &&
 	    (cgroup_controllers(dir, "cgroup.controllers") & TP_CG_NEEDED) != TP_CG_NEEDED)
 		return set_why(why, size, "%s does not offer the memory and pids controllers", dir);
@@ -162,8 +168,19 @@ static void parent_of(const char *dir, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* A parent that a user's job was given: owned by the user (never root)
+ * and holding no process itself, as HTCondor's per-job .slice. */
+static bool delegated_parent(const char *dir)
+{
+	char buf[16];
+
+	return getuid() != 0 && cghome_owned(dir) &&
+	       cgroup_read(dir, "cgroup.procs", buf, sizeof(buf)) == 0;
+}
+
 /* Where the run goes: BASE in @c.  Returns 1 when BASE is tpmon's own
- * cgroup (tpmon empties it), 0 when tpmon is not inside, -1 with @why. */
+ * cgroup (tpmon empties it), 2 when it is a delegated parent (tpmon hands
+ * its controllers down), 0 when tpmon is not inside, -1 with @why. */
 static int choose_base(struct tp_cgrun *c, const char *path, char *why, size_t size)
 {
 	char parent[TP_CGRUN_PATH], why2[512];
@@ -193,6 +210,15 @@ static int choose_base(struct tp_cgrun *c, const char *path, char *why, size_t s
 	if (!strcmp(c->origin, c->mount))
 		return -1;
 	parent_of(c->origin, parent, sizeof(parent));
+	if (delegated_parent(parent)) {
+		/* HTCondor's job slice, chowned to the job's user */
+		if (beside_usable(parent, why, size) < 0)
+			return -1;
+		snprintf(c->base, sizeof(c->base), "%s", parent);
+		debug_msg("cgroup: %s is delegated to uid %d: the run beside tpmon's cgroup",
+			  parent, (int)getuid());
+		return 2;
+	}
 	if (strcmp(parent, c->mount) != 0 && systemd_unit(parent))
 		return -1;	/* systemd's own: not to be written into */
 	if ((cgroup_controllers(parent, "cgroup.subtree_control") & TP_CG_NEEDED) != TP_CG_NEEDED ||
@@ -319,7 +345,7 @@ struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize)
 		return NULL;
 	}
 	cgrun_sweep(c->base, NULL);
-	if (make_run(c, own == 1, why, whysize) < 0) {
+	if (make_run(c, own >= 1, why, whysize) < 0) {
 		teardown(c, getpid());
 		free(c);
 		return NULL;
