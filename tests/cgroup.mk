@@ -12,7 +12,8 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-tools.test \
 	tests/cgroup-nested.test \
 	tests/cgroup-exact.test \
-	tests/cgroup-net.test
+	tests/cgroup-net.test \
+	tests/cgroup-delegated.test
 # the conformance matrix's cgroup rows (tests/conformance.mk): a VM of its
 # own, so that each stays within its --timeout
 TP_CGROUP_CONFORMANCE = tests/cgroup-conformance.test
@@ -41,3 +42,10 @@ check_PROGRAMS += tests/unit/test-cghome
 TESTS += tests/unit/test-cghome
 tests_unit_test_cghome_SOURCES = tests/unit/test-cghome.c tests/unit/tap.h
 tests_unit_test_cghome_LDADD = $(TPMON_LIBS)
+
+# when a systemd scope is asked for, and that asking never hangs
+# (src/kernel/sdbus.c, with libsystemd and fake buses)
+check_PROGRAMS += tests/unit/test-sdbus
+TESTS += tests/unit/test-sdbus
+tests_unit_test_sdbus_SOURCES = tests/unit/test-sdbus.c tests/unit/tap.h
+tests_unit_test_sdbus_LDADD = $(TPMON_LIBS)
