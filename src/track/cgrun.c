@@ -306,7 +306,9 @@ static int make_run(struct tp_cgrun *c, bool own, char *why, size_t size)
 		return set_why(why, size, "cgroup path too long");
 	if (mkdir(c->run, 0755) < 0 || mkdir(c->monitor, 0755) < 0)
 		return set_why(why, size, "cannot create %s: %s", c->monitor, strerror(errno));
-	if (cgroup_enter(c->monitor, 0) < 0)
+	/* tpmon goes into its leaf only where it may come back: a job's
+	 * scope in a delegated slice may belong to root */
+	if (writable(c->origin, "cgroup.procs") && cgroup_enter(c->monitor, 0) < 0)
 		return set_why(why, size, "cannot move tpmon into %s: %s", c->monitor, strerror(errno));
 	if (own) {
 		have = cgroup_controllers(c->base, "cgroup.subtree_control");
