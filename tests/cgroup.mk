@@ -19,7 +19,8 @@ TP_CGROUP_TESTS = \
 TP_CGROUP_CONFORMANCE = tests/cgroup-conformance.test
 
 # tpmon's own cgroup, read only (Slurm's task cgroup): on this project's
-# cgroup v1 hosts, as root, in cgroups it makes beside its own
+# cgroup v1 hosts, as root, in cgroups it makes beside its own; on cgroup
+# v2 in the VM (check-cgroup-vm)
 TP_CGROUP_HOME = tests/cgroup-home.test
 
 TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME)
@@ -32,7 +33,7 @@ check-cgroup-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
 	st=0; \
 	$(VM_RUN) --timeout 1200 -- \
-		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS)' || st=$$?; \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME)' || st=$$?; \
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
 	exit $$st
