@@ -13,7 +13,8 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-nested.test \
 	tests/cgroup-exact.test \
 	tests/cgroup-net.test \
-	tests/cgroup-delegated.test
+	tests/cgroup-delegated.test \
+	tests/cgroup-scope.test
 # the conformance matrix's cgroup rows (tests/conformance.mk): a VM of its
 # own, so that each stays within its --timeout
 TP_CGROUP_CONFORMANCE = tests/cgroup-conformance.test
