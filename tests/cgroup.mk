@@ -16,13 +16,21 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-nested.test \
 	tests/cgroup-exact.test \
 	tests/cgroup-net.test \
-	tests/cgroup-hybrid.test
+	tests/cgroup-hybrid.test \
+	tests/cgroup-delegated.test \
+	tests/cgroup-scope.test
 # the conformance matrix's cgroup rows (tests/conformance.mk): a VM of its
 # own, so that each stays within its --timeout
 TP_CGROUP_CONFORMANCE = tests/cgroup-conformance.test
 
-TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE)
-EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE)
+# tpmon's own cgroup, read only (Slurm's task cgroup): on this project's
+# cgroup v1 hosts, as root, in cgroups it makes beside its own; on cgroup
+# v2 in the VM (check-cgroup-vm)
+TP_CGROUP_HOME = tests/cgroup-home.test
+
+TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME)
+EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) \
+	$(TP_CGROUP_HOME)
 
 # make check-cgroup-vm: the cgroup tests in the VM (see .ci/run).
 VM_RUN = $(abs_top_srcdir)/../shared/tools/vm-run
@@ -30,7 +38,20 @@ check-cgroup-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
 	st=0; \
 	$(VM_RUN) --timeout 1200 -- \
-		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS)' || st=$$?; \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME)' || st=$$?; \
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
 	exit $$st
+
+# the parsers of tpmon's own cgroup v1 directories (src/track/cghome.c)
+check_PROGRAMS += tests/unit/test-cghome
+TESTS += tests/unit/test-cghome
+tests_unit_test_cghome_SOURCES = tests/unit/test-cghome.c tests/unit/tap.h
+tests_unit_test_cghome_LDADD = $(TPMON_LIBS)
+
+# when a systemd scope is asked for, and that asking never hangs
+# (src/kernel/sdbus.c, with libsystemd and fake buses)
+check_PROGRAMS += tests/unit/test-sdbus
+TESTS += tests/unit/test-sdbus
+tests_unit_test_sdbus_SOURCES = tests/unit/test-sdbus.c tests/unit/tap.h
+tests_unit_test_sdbus_LDADD = $(TPMON_LIBS)

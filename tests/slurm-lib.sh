@@ -16,7 +16,12 @@
 # the machine has.  A test may set SLURM_ACCT_GATHER (jobacct_gather/linux:
 # memory polled from /proc, no cgroup) and SLURM_EXTRA_CONF (more lines,
 # e.g. JobAcctGatherParams=OverMemoryKill) and SLURM_SELECT_PARAMS
-# (CR_Core_Memory: memory a consumable resource) before slurm_start.
+# (CR_Core_Memory: memory a consumable resource) before slurm_start;
+# SLURM_PROCTRACK and SLURM_TASK_PLUGIN replace proctrack/linuxproc and
+# task/none (the cgroup plugins, in cgroups of the test's own:
+# tests/slurm-cgroup.test), and SLURMD_PREFIX runs slurmd through a
+# command (unshare -m and the bind mounts they need); SLURM_EXIT_HOOK is
+# a command the exit trap runs after slurm_stop.
 #
 #   . "$TESTS_SRCDIR/slurm-lib.sh"
 #   slurm_start
@@ -85,8 +90,8 @@ SlurmdLogFile=$SLURM_DIR/slurmd.log
 SlurmctldDebug=info
 SlurmdDebug=info
 PlugStackConfig=$SLURM_DIR/plugstack.conf
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+ProctrackType=${SLURM_PROCTRACK:-proctrack/linuxproc}
+TaskPlugin=${SLURM_TASK_PLUGIN:-task/none}
 JobAcctGatherType=${SLURM_ACCT_GATHER:-jobacct_gather/none}
 ${SLURM_EXTRA_CONF:-}
 AccountingStorageType=accounting_storage/none
@@ -147,7 +152,7 @@ slurm_start()
 	SLURM_MARK=$tp_mark_base.jobs.
 	TPMON_TEST_MARK=$SLURM_MARK
 	export SLURM_CONF TPMON_TEST_MARK
-	trap 'slurm_rc=$?; slurm_stop; (exit $slurm_rc); tp_cleanup' 0
+	trap 'slurm_rc=$?; slurm_stop; ${SLURM_EXIT_HOOK:-:}; (exit $slurm_rc); tp_cleanup' 0
 	slurm_munge
 	slurm_munged=$slurm_pids
 	for slurm_try in 1 2 3; do
@@ -171,7 +176,8 @@ slurm_daemons()
 	TPMON_TEST_MARK=$tp_mark_base.slurm. slurmctld -D -i -f "$SLURM_CONF" \
 		</dev/null >"$SLURM_DIR/slurmctld.out" 2>&1 &
 	slurm_daemon_pids=$!
-	TPMON_TEST_MARK=$tp_mark_base.slurm. slurmd -D -N "$SLURM_NODE" -f "$SLURM_CONF" \
+	# shellcheck disable=SC2086 # a command line
+	TPMON_TEST_MARK=$tp_mark_base.slurm. ${SLURMD_PREFIX:-} slurmd -D -N "$SLURM_NODE" -f "$SLURM_CONF" \
 		</dev/null >"$SLURM_DIR/slurmd.out" 2>&1 &
 	slurm_daemon_pids="$slurm_daemon_pids $!"
 	slurm_pids="$slurm_pids $slurm_daemon_pids"

@@ -6,6 +6,7 @@
 ## root.
 TP_SLURM_TESTS = \
 	tests/slurm-jobs.test \
-	tests/slurm-timelimit.test
+	tests/slurm-timelimit.test \
+	tests/slurm-cgroup.test
 TESTS += $(TP_SLURM_TESTS)
 EXTRA_DIST += $(TP_SLURM_TESTS) tests/slurm-lib.sh tests/doc-blocks.sh

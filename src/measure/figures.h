@@ -77,6 +77,9 @@ struct tp_summary {
 	bool threads_known;
 	char *cgroup;			/* the task's cgroup, owned, or NULL */
 	struct tp_cg_figures cgf;	/* what the kernel said of it */
+	bool cgroup_home;		/* it is tpmon's own, read only (cghome.h):
+					 * its memory peak holds tpmon's too */
+	bool cgroup_shared;		/* that one held another tree: no figure */
 	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
 					 * enclosing tpmon: see nested.h) */
 	bool disk_partial;		/* disk walk could not read everything */

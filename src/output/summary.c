@@ -102,6 +102,16 @@ static json_t *lower_bounds(const json_t *root, const struct tp_summary *r)
 	return a;
 }
 
+/* The figures above the task's own, by the monitor's share in them. */
+static json_t *upper_bounds(const struct tp_summary *r)
+{
+	json_t *a = json_array();
+
+	if (r->cgf.known & TP_CGF_MEM_PEAK)
+		json_array_append_new(a, json_string("memory_cgroup"));
+	return a;
+}
+
 static const char *exit_type_name(enum tp_exit_type t)
 {
 	return t == TP_EXIT_TYPE_LIMITS ? "limits" : t == TP_EXIT_TYPE_SIGNAL ? "signal" : "normal";
@@ -239,11 +249,16 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	 * max_concurrent_processes are lower bounds (false: exact) */
 	if (r->tracking == TP_TRACK_CGROUP)
 		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
+	if (r->cgroup_shared)
+		json_object_set_new(root, "cgroup_shared", json_true());
 	/* last of the figures: the names of those that are lower bounds */
 	json_object_set_new(root, "lower_bounds", lower_bounds(root, r));
 	/* the cgroup's own high-water mark (5.19), page cache included,
 	 * and its PSI totals */
 	add_figures(root, r, TP_FIGP_KERNEL);
+	/* tpmon's own cgroup, read only: tpmon's memory is in its peak */
+	if (r->cgroup_home)
+		json_object_set_new(root, "upper_bounds", upper_bounds(r));
 	add_usage(root, o, r);
 	add_snapshots(root, r);
 	if (r->partial)
@@ -267,7 +282,7 @@ bool summary_field_reserved(const char *key)
 		"utilization_cores", "utilization_mean", "utilization_over_20",
 		"utilization_over_40", "utilization_over_80", "utilization_at_100",
 		"cpu_hours_allotted", "cpu_hours_unused", "memory_share", "memory_growth",
-		"lower_bounds", "ending", "retry", "notes",
+		"lower_bounds", "ending", "retry", "notes", "upper_bounds", "cgroup_shared",
 	};
 	size_t i;
 

@@ -206,6 +206,10 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 		/* untraced, the sampled I/O misses processes: io.stat counts
 		 * every one that ran in the cgroup */
 		in.cgroup_io = !r->tk->ops->exact_ends;
+	} else if (r->home) {
+		cghome_figures(r->home, &cgf);
+		in.cgroup = &cgf;
+		r->rep->cgroup_shared = cghome_shared(r->home);
 	}
 	in.max_threads = r->tree.max_threads;
 	in.tracking = r->o->pid ? TP_TRACK_ATTACH : r->tk->ops->kind;
@@ -498,6 +502,21 @@ void run_end_cgroup(struct tp_run *r)
 	enforce_oom(&r->enf, run_now(r));
 }
 
+/* Without cgroups of its own, the one tpmon starts in, read only, when
+ * it holds tpmon alone (Slurm's task cgroup, cghome.h). */
+static void open_home(struct tp_run *r)
+{
+	char why[256];
+
+	r->home = cghome_open(why, sizeof(why));
+	if (!r->home) {
+		debug_msg("cgroup: no read-only one either (%s)", why);
+		return;
+	}
+	r->rep->cgroup = xstrdup(cghome_name(r->home));
+	r->rep->cgroup_home = true;
+}
+
 int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	     struct tp_summary *rep, const struct tp_track_sink *sink)
 {
@@ -530,6 +549,8 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	}
 	r->signals_set = true;
 	r->endw = endwatch_start(cg ? cgrun_v2_task(cg) : NULL, o->measure_dirs);
+	if (!cg && o->cgroup == TP_CGROUP_AUTO && !o->pid)
+		open_home(r);
 	if (o->snapshot_events && start_watch(r) < 0)
 		return TP_STATUS_FAILURE;
 	raise_fd_limit(r);
@@ -610,6 +631,8 @@ void run_close(struct tp_run *r)
 	snapevents_free(r->watch);
 	ptree_free(&r->tree);
 	track_free(r->tk);
+	cghome_close(r->home);
+	r->home = NULL;
 	if (!r->signals_set)
 		return;
 	drain_signals(r);

@@ -14,6 +14,7 @@
 #include "kernel/cgroup.h"
 #include "track/cghost.h"
 #include "track/cgrun.h"
+#include "track/cghome.h"
 #include "basic/messages.h"
 
 /* the controllers a run hands to its task, where the base has them */
@@ -85,6 +86,9 @@ static int own_usable(const char *dir, char *why, size_t size)
 	    !writable(dir, "cgroup.subtree_control"))
 		return cgrun_why(why, size, "%s is not writable by uid %d (no delegated cgroup)",
 			       dir, (int)getuid());
+	if (getuid() != 0 && !cghome_owned(dir))
+		return cgrun_why(why, size, "%s is writable but not delegated to uid %d "
+			       "(not its owner)", dir, (int)getuid());
 	if ((cgroup_controllers(dir, "cgroup.controllers") & TP_CG_NEEDED) != TP_CG_NEEDED)
 		return cgrun_why(why, size, "%s does not offer the memory and pids controllers", dir);
 	if (is_real_root(dir))
@@ -101,6 +105,8 @@ static int beside_usable(const char *dir, char *why, size_t size)
 {
 	if (!writable(dir, NULL) || !writable(dir, "cgroup.procs"))
 		return cgrun_why(why, size, "%s is not writable by uid %d", dir, (int)getuid());
+	if (getuid() != 0 && !cghome_owned(dir))
+		return cgrun_why(why, size, "%s is not delegated to uid %d", dir, (int)getuid());
 	if ((cgroup_controllers(dir, "cgroup.subtree_control") & TP_CG_NEEDED) != TP_CG_NEEDED &&
 	    (cgroup_controllers(dir, "cgroup.controllers") & TP_CG_NEEDED) != TP_CG_NEEDED)
 		return cgrun_why(why, size, "%s does not offer the memory and pids controllers", dir);
@@ -118,8 +124,19 @@ static void parent_of(const char *dir, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* A parent that a user's job was given: owned by the user (never root)
+ * and holding no process itself, as HTCondor's per-job .slice. */
+static bool delegated_parent(const char *dir)
+{
+	char buf[16];
+
+	return getuid() != 0 && cghome_owned(dir) &&
+	       cgroup_read(dir, "cgroup.procs", buf, sizeof(buf)) == 0;
+}
+
 /* Where the run goes: BASE in @c.  Returns 1 when BASE is tpmon's own
- * cgroup (tpmon empties it), 0 when tpmon is not inside, -1 with @why. */
+ * cgroup (tpmon empties it), 2 when it is a delegated parent (tpmon hands
+ * its controllers down), 0 when tpmon is not inside, -1 with @why. */
 static int choose_base(struct tp_cgrun *c, const char *path, char *why, size_t size)
 {
 	char parent[TP_CGRUN_PATH], why2[512];
@@ -149,6 +166,15 @@ static int choose_base(struct tp_cgrun *c, const char *path, char *why, size_t s
 	if (!strcmp(c->origin, c->mount))
 		return -1;
 	parent_of(c->origin, parent, sizeof(parent));
+	if (delegated_parent(parent)) {
+		/* HTCondor's job slice, chowned to the job's user */
+		if (beside_usable(parent, why, size) < 0)
+			return -1;
+		snprintf(c->base, sizeof(c->base), "%s", parent);
+		debug_msg("cgroup: %s is delegated to uid %d: the run beside tpmon's cgroup",
+			  parent, (int)getuid());
+		return 2;
+	}
 	if (strcmp(parent, c->mount) != 0 && systemd_unit(parent))
 		return -1;	/* systemd's own: not to be written into */
 	if ((cgroup_controllers(parent, "cgroup.subtree_control") & TP_CG_NEEDED) != TP_CG_NEEDED ||
@@ -235,7 +261,9 @@ static int make_run(struct tp_cgrun *c, bool own, char *why, size_t size)
 		return cgrun_why(why, size, "cgroup path too long");
 	if (mkdir(c->run, 0755) < 0 || mkdir(c->monitor, 0755) < 0)
 		return cgrun_why(why, size, "cannot create %s: %s", c->monitor, strerror(errno));
-	if (cgroup_enter(c->monitor, 0) < 0)
+	/* tpmon goes into its leaf only where it may come back: a job's
+	 * scope in a delegated slice may belong to root */
+	if (writable(c->origin, "cgroup.procs") && cgroup_enter(c->monitor, 0) < 0)
 		return cgrun_why(why, size, "cannot move tpmon into %s: %s", c->monitor, strerror(errno));
 	if (own) {
 		have = cgroup_controllers(c->base, "cgroup.subtree_control");
@@ -324,7 +352,7 @@ static int v2_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 	if (own < 0)
 		return -1;
 	v2_sweep(c->base, NULL);
-	if (make_run(c, own == 1, why, size) < 0)
+	if (make_run(c, own >= 1, why, size) < 0)
 		return -1;
 	c->name = c->task + strlen(c->mount);
 	c->procs = c->task;
