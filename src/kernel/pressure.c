@@ -12,12 +12,11 @@
 
 int pressure_parse_some(const char *buf, uint64_t *us)
 {
-	const char *t;
+	uint64_t full;
+	bool has_full;
 
-	if (strncmp(buf, "some ", 5) || !(t = strstr(buf, " total=")) ||
-	    (strchr(buf, '\n') && t > strchr(buf, '\n')))
-		return -1;
-	return sscanf(t + 7, "%" SCNu64, us) == 1 ? 0 : -1;
+	/* one parser of the PSI files: the figures' (cgroup.c) */
+	return cgroup_parse_pressure(buf, us, &full, &has_full);
 }
 
 void pressure_read(const char *dir, struct tp_cg_pressure *p)

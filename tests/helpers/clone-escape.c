@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -111,13 +112,26 @@ static void *thread_main(void *arg)
 	return arg;
 }
 
+#if defined(__x86_64__)
+static sigjmp_buf no_i386;
+
+/* int 0x80 without the kernel's i386 emulation (ia32_emulation=0, or
+ * CONFIG_IA32_EMULATION off) is a SIGSEGV: no such ABI here */
+static void on_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(no_i386, 1);
+}
+#endif
+
 static int probe(void)
 {
 	static char true_name[] = "true";
 	char *argv[] = { true_name, NULL };
 	pthread_t th;
 	pid_t pid;
-	int st, bad = 0;
+	int st;
+	volatile int bad = 0;
 	long r;
 
 	pid = fork();
@@ -146,12 +160,16 @@ static int probe(void)
 	printf("clone %s\n", r > 0 ? "escaped" : errno_name(errno));
 #if defined(__x86_64__)
 	/* the i386 ABI's clone (120), flags in ebx, through int 0x80 */
-	__asm__ volatile ("int $0x80" : "=a"(r)
-			  : "0"(120L), "b"((long)(CLONE_UNTRACED | SIGCHLD)), "c"(0L),
-			    "d"(0L), "S"(0L), "D"(0L) : "memory");
-	if (r == 0)
-		_exit(0);
-	printf("clone-i386 %s\n", r > 0 ? "escaped" : r == -EPERM ? "EPERM" : "other");
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(no_i386, 1) == 0) {
+		__asm__ volatile ("int $0x80" : "=a"(r)
+				  : "0"(120L), "b"((long)(CLONE_UNTRACED | SIGCHLD)), "c"(0L),
+				    "d"(0L), "S"(0L), "D"(0L) : "memory");
+		if (r == 0)
+			_exit(0);
+		printf("clone-i386 %s\n", r > 0 ? "escaped" : r == -EPERM ? "EPERM" : "other");
+	}
+	signal(SIGSEGV, SIG_DFL);
 #endif
 	while (wait(NULL) > 0 || errno == EINTR)
 		;

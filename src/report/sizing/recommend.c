@@ -208,7 +208,7 @@ void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
 		  const double max[RP_A__COUNT], struct rp_rec *r)
 {
 	const struct rp_group *g = c->group;
-	size_t i;
+	size_t i, oom = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->strat = *s;
@@ -217,11 +217,16 @@ void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
 	for (i = 0; i < g->n; i++) {
 		switch (rp_task_usable(&st->tasks[g->idx[i]])) {
 		case 0: r->used++; break;
-		case 1: r->ex.failed++; break;
+		case 1:
+			r->ex.failed++;
+			oom += st->tasks[g->idx[i]].cause &&
+			       strcmp(st->tasks[g->idx[i]].cause, "oom_kill") == 0;
+			break;
 		case 2: r->ex.no_memory++; break;
 		default: r->ex.absurd++; break;
 		}
 	}
+	r->retry_memory_only = r->ex.failed > 0 && oom == r->ex.failed;
 	r->has = r->used > 0;
 	if (!r->has)
 		return;

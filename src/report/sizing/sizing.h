@@ -67,6 +67,8 @@ struct rp_rec {
 	size_t need;		/* tasks a quantile needs (fallback) */
 	int64_t cores, memory, disk, wall_time;	/* cores, MB, MB, s */
 	int64_t retry[RP_A__COUNT];	/* cctools' retry: its max allocation */
+	bool retry_memory_only;	/* every failure of the group an OOM kill (its
+				 * summaries' ending.cause): a retry raises memory only */
 	struct rp_excluded ex;
 };
 

@@ -2,7 +2,8 @@
 /* emit_nextflow.c: a Nextflow config (-c FILE) with a withName block per
  * process, on its fully qualified name, which overrides the pipeline's
  * labels.  quantile:Q retries as nf-core's task.attempt pattern (memory
- * and time times the attempt); throughput and waste retry with cctools'
+ * and time times the attempt; memory only where the group's failures
+ * were all OOM kills, by their summaries' ending.cause); throughput and waste retry with cctools'
  * max allocation; --max becomes process.resourceLimits. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,7 +40,10 @@ static void block(FILE *f, const struct rp_rec *r)
 	resource(f, "memory", r, r->memory, r->retry[RP_A_MEMORY], "MB");
 	if (r->disk >= 0)
 		resource(f, "disk", r, r->disk, r->retry[RP_A_DISK], "MB");
-	if (r->wall_time >= 0)
+	/* failures that were all OOM kills: the retry raises memory only */
+	if (r->wall_time >= 0 && r->retry_memory_only)
+		fprintf(f, "        time = %" PRId64 ".min\n", r->wall_time / 60);
+	else if (r->wall_time >= 0)
 		resource(f, "time", r, r->wall_time / 60, -1, "min");
 	if (retry)
 		fprintf(f, "        errorStrategy = { task.exitStatus in ((130..145) + 104) ? "
