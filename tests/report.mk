@@ -53,7 +53,7 @@ noinst_PROGRAMS += tests/fuzz/fuzz-report-others
 tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
 	src/report/read/foreign.c src/report/read/nextflow.c src/report/read/snakemake.c \
 	src/report/read/sacct.c src/report/read/table.c src/report/read/store.c src/report/read/rtask.c \
-	src/basic/xmalloc.c src/basic/messages.c
+	src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS)

@@ -49,6 +49,8 @@ struct rp_cache {
 
 static void put(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return;	/* (a string that is none: no bytes, and no pointer) */
 	if (b->n + n > b->cap) {
 		b->cap = b->cap * 2 > b->n + n ? b->cap * 2 : b->n + n + 4096;
 		b->p = xreallocarray(b->p, b->cap, 1);
