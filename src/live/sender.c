@@ -32,6 +32,7 @@
 
 /* The one sender handed to sender_end(), for the atexit handler. */
 static struct tp_sender *ending;
+static bool exit_registered;
 
 void sender_note_error(char *buf, size_t len, const char *what)
 {
@@ -345,6 +346,9 @@ void sender_end(struct tp_sender *s)
 	s->closing = true;
 	pthread_cond_signal(&s->wake);
 	pthread_mutex_unlock(&s->lock);
+	sender_exit();	/* an earlier sender's end first: one waits at a time */
 	ending = s;
-	atexit(sender_exit);
+	if (!exit_registered)
+		atexit(sender_exit);
+	exit_registered = true;
 }
