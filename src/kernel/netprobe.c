@@ -263,18 +263,18 @@ static uint32_t *all_keys(const struct tp_netprobe *np, size_t *n)
 	uint32_t key = 0, next;
 	union bpf_attr a;
 	size_t k = 0;
-	bool first = true;
 
 	while (k < NETPROBE_SLOTS) {
 		memset(&a, 0, sizeof(a));
 		a.map_fd = (uint32_t)np->map;
-		a.key = first ? 0 : (uint64_t)(uintptr_t)&key;
+		/* the first key: after one the map never holds (tgid 0), not
+		 * after none (a NULL key, which valgrind takes for a fault) */
+		a.key = (uint64_t)(uintptr_t)&key;
 		a.next_key = (uint64_t)(uintptr_t)&next;
 		if (bpfasm_sys(BPF_MAP_GET_NEXT_KEY, &a) < 0)
 			break;
 		keys[k++] = next;
 		key = next;
-		first = false;
 	}
 	qsort(keys, k, sizeof(*keys), cmp_u32);
 	*n = k;
