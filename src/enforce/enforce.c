@@ -118,26 +118,21 @@ void enforce_oom(struct tp_enforce *e, double now)
 	stop_for_limit(e, e->root, now);
 }
 
-bool enforce_admit(struct tp_enforce *e, pid_t pid)
+bool enforce_admit(const struct tp_enforce *e)
 {
 	const struct tp_summary *rep = e->fig->rep;
 
-	if (e->wd->phase == TP_KILLING || rep->exit_type == TP_EXIT_TYPE_LIMITS ||
-	    rep->monitor_signal) {
-		kill(pid, SIGKILL);
-		return false;
-	}
-	return true;
+	return !(e->wd->phase == TP_KILLING || rep->exit_type == TP_EXIT_TYPE_LIMITS ||
+		 rep->monitor_signal);
 }
 
-void enforce_counted(struct tp_enforce *e, pid_t pid, double now)
+bool enforce_counted(struct tp_enforce *e, pid_t pid, double now)
 {
 	const struct tp_limits *l = &e->o->limits;
 
 	if (l->set[TP_RES_MAX_CONCURRENT_PROCESSES] || l->set[TP_RES_TOTAL_PROCESSES])
 		enforce_check(e, pid, now);
-	if (e->wd->phase != TP_RUNNING)
-		kill(pid, SIGKILL);
+	return e->wd->phase == TP_RUNNING;
 }
 
 void enforce_clock(struct tp_enforce *e, double t)

@@ -39,11 +39,12 @@ void enforce_stop(struct tp_enforce *e, double now);
  * with the largest RSS, named for the memory limits (0: none). */
 void enforce_check(struct tp_enforce *e, pid_t biggest, double now);
 
-/* Process @pid was born.  False when it was killed at once, the tree
- * being stopped; else true, and after the caller counted it
- * (figures_born()), enforce_counted() judges the process counts. */
-bool enforce_admit(struct tp_enforce *e, pid_t pid);
-void enforce_counted(struct tp_enforce *e, pid_t pid, double now);
+/* A process was born.  False when the tree is being stopped: the caller
+ * kills it at once (track_proc_signal()); else true, and after the caller
+ * counted it (figures_born()), enforce_counted() judges the process
+ * counts, false when the newborn @pid is to be killed now. */
+bool enforce_admit(const struct tp_enforce *e);
+bool enforce_counted(struct tp_enforce *e, pid_t pid, double now);
 
 /* The kernel enforces a memory limit in the task's cgroup (memory.max,
  * memory.oom.group): its OOM kills, counted in memory.events, are the

@@ -64,14 +64,17 @@ static void take_sample(struct tp_monitor *m, const struct tp_sample *s)
 
 /* --- what the tracking backend tells (track.h) ----------------------- */
 
-static void process_born(struct tp_monitor *m, pid_t pid)
+static void process_born(struct tp_monitor *m, struct tp_proc *p)
 {
-	fanout_born(m->r.story, &m->r.tree, ptree_proc(&m->r.tree, pid));
-	if (!enforce_admit(&m->r.enf, pid))
+	fanout_born(m->r.story, &m->r.tree, p);
+	if (!enforce_admit(&m->r.enf)) {
+		track_proc_signal(m->r.tk, p, SIGKILL);
 		return;
-	gpu_note_pid(m->r.gpu, pid);
+	}
+	gpu_note_pid(m->r.gpu, p->pid);
 	figures_born(&m->r.fig, m->r.tree.nlive, m->r.tree.total_processes);
-	enforce_counted(&m->r.enf, pid, now_rel(m));
+	if (!enforce_counted(&m->r.enf, p->pid, now_rel(m)))
+		track_proc_signal(m->r.tk, p, SIGKILL);
 }
 
 /* A thread of the tree has ended (track.h). */
@@ -102,7 +105,7 @@ static void on_end(void *arg, const struct tp_track_end *e)
 
 static void on_born(void *arg, struct tp_proc *p)
 {
-	process_born(arg, p->pid);
+	process_born(arg, p);
 }
 
 static void on_exec(void *arg, struct tp_proc *p, pid_t tid)

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
+#include "kernel/proc.h"
 #include "kernel/tracer.h"
 #include "track/base.h"
 #include "track/cgrun.h"
@@ -31,6 +33,67 @@ struct tp_track *track_new(const struct tp_track_ops *ops, struct tp_ptree *t,
 	return tk;
 }
 
+/* Is @pid, the parent of a process being checked, tpmon (the subreaper
+ * of the tree) or the table's process of that pid?  A parent never
+ * sampled is taken as it is: it was born since the last sample. */
+static bool tree_parent(const struct tp_track *tk, pid_t pid)
+{
+	const struct tp_proc *pp = pid > 0 ? ptree_proc(tk->tree, pid) : NULL;
+	struct proc_stat st;
+
+	if (pid == tk->self)
+		return true;
+	if (!pp)
+		return false;
+	return !pp->starttime || (proc_read_stat(pid, &st) == 0 && st.starttime == pp->starttime);
+}
+
+/* Is the process now holding @p's pid the one the table knows?  Its
+ * start time, where the table has it; else its parent, checked the same
+ * way (tree_parent()). */
+static bool still_same(const struct tp_track *tk, const struct tp_proc *p)
+{
+	struct proc_stat st;
+
+	if (proc_read_stat(p->pid, &st) < 0)
+		return false;
+	if (p->starttime)
+		return st.starttime == p->starttime;
+	if (p->pid == tk->root)
+		return true;	/* tpmon's child, or --pid's process, not sampled yet */
+	return tree_parent(tk, st.ppid);
+}
+
+/* Send @sig through a pidfd opened before the check, so that the process
+ * checked is the one signalled; plain kill() where the kernel has no
+ * pidfd_open (before 5.3). */
+static int verified_signal(const struct tp_track *tk, const struct tp_proc *p, int sig)
+{
+	int fd = (int)syscall(SYS_pidfd_open, p->pid, 0), r;
+
+	if (fd < 0 && errno == ESRCH)
+		return -1;
+	if (!still_same(tk, p)) {
+		debug_msg("pid %d is another process's now: not signalled", (int)p->pid);
+		if (fd >= 0)
+			close(fd);
+		errno = ESRCH;
+		return -1;
+	}
+	if (fd < 0)
+		return kill(p->pid, sig);
+	r = (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+	close(fd);
+	return r;
+}
+
+int track_proc_signal(const struct tp_track *tk, const struct tp_proc *p, int sig)
+{
+	if (tk->ptraced)
+		return kill(p->pid, sig);
+	return verified_signal(tk, p, sig);
+}
+
 unsigned track_signal_all(struct tp_track *tk, int sig)
 {
 	const struct tp_proc *p;
@@ -39,12 +102,12 @@ unsigned track_signal_all(struct tp_track *tk, int sig)
 	if (tk->ops->signal_all)
 		return tk->ops->signal_all(tk, sig);
 	for (p = tk->tree->live; p; p = p->next) {
-		if (kill(p->pid, sig) == 0)
+		if (track_proc_signal(tk, p, sig) == 0)
 			n++;
 		else if (errno != ESRCH)
 			debug_msg("kill %d: %d", (int)p->pid, errno);
 		if (sig == SIGTERM)
-			kill(p->pid, SIGCONT);
+			track_proc_signal(tk, p, SIGCONT);
 	}
 	/* and what the backend never saw (CLONE_UNTRACED, or born since the
 	 * last refresh): the whole cgroup in one write */

@@ -92,10 +92,14 @@ static void check_tree(struct tp_track *tk)
 		before[nb++] = p->pid;
 	n = proc_list(&v);
 	exitrec_drain(tk->priv, tk, NULL, NULL);
-	for (i = 0; i < nb; i++)
-		if (before[i] != tk->root && ptree_proc(tk->tree, before[i]) &&
-		    !find(v, n, before[i]))
+	for (i = 0; i < nb; i++) {
+		const struct proc_entry *e = find(v, n, before[i]);
+
+		/* gone, or its pid reused since: its exit event was dropped */
+		if (before[i] != tk->root && (p = ptree_proc(tk->tree, before[i])) != NULL &&
+		    (!e || (p->starttime && e->starttime != p->starttime)))
 			ptree_thread_gone(tk->tree, before[i]);
+	}
 	free(before);
 	for (i = 0; i < n; i++) {
 		struct proc_stat st;

@@ -215,6 +215,14 @@ static inline void track_refresh(struct tp_track *tk)
  * that stopped processes act on it).  Returns how many were signalled. */
 unsigned track_signal_all(struct tp_track *tk, int sig);
 
+/* Send @sig to @p of the table.  Outside ptrace (whose tracees stay until
+ * tpmon reaps them) a process may have ended unseen (between two scans,
+ * or with the proc connector's events lost) and its pid gone to another
+ * process of the machine, at once where pid_max is 32768: the process is
+ * signalled only if it is still the one the table knows (its start time,
+ * or a parent in the tree).  0, or -1 with errno (ESRCH: gone). */
+int track_proc_signal(const struct tp_track *tk, const struct tp_proc *p, int sig);
+
 /* Frees the tracker and its channel for nested tpmons. */
 void track_free(struct tp_track *tk);
 

@@ -16,6 +16,10 @@ tests_unit_test_proc_SOURCES = tests/unit/test-proc.c tests/unit/tap.h
 tests_unit_test_proc_LDADD = $(TPMON_LIBS)
 tests_unit_test_ptree_SOURCES = tests/unit/test-ptree.c tests/unit/tap.h
 tests_unit_test_ptree_LDADD = $(TPMON_LIBS)
+# outside ptrace, a pid signalled only while it names the table's process
+UNIT_TESTS += tests/unit/test-track-signal
+tests_unit_test_track_signal_SOURCES = tests/unit/test-track-signal.c tests/unit/tap.h
+tests_unit_test_track_signal_LDADD = $(TPMON_LIBS)
 
 UNIT_TESTS += tests/unit/test-cgroup tests/unit/test-procconn
 tests_unit_test_procconn_SOURCES = tests/unit/test-procconn.c tests/unit/tap.h
