@@ -37,10 +37,11 @@ UNIT_TESTS += tests/unit/test-sampler
 tests_unit_test_sampler_SOURCES = tests/unit/test-sampler.c tests/unit/tap.h
 tests_unit_test_sampler_LDADD = $(TPMON_LIBS)
 
-# the sender's queue and thread (src/live/sender.c), against local collectors
-UNIT_TESTS += tests/unit/test-sender
-tests_unit_test_sender_SOURCES = tests/unit/test-sender.c tests/unit/tap.h
-tests_unit_test_sender_LDADD = $(TPMON_LIBS)
+# the live sending thread and its lanes (src/live/livequeue.c), and the
+# network targets' rows against local collectors
+UNIT_TESTS += tests/unit/test-livequeue
+tests_unit_test_livequeue_SOURCES = tests/unit/test-livequeue.c tests/unit/tap.h
+tests_unit_test_livequeue_LDADD = $(TPMON_LIBS)
 
 # the sock_diag reader (src/kernel/sockdiag.c), on hand-built batches
 UNIT_TESTS += tests/unit/test-sockdiag
