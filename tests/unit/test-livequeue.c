@@ -96,7 +96,7 @@ static int held_send(struct tp_livelane *l, void *ctx, const char *body, size_t 
 {
 	char c;
 
-	if (write(sent[1], body, len + 1) < 0 || read(go[0], &c, 1) != 1)
+	if (write(sent[1], body, len + 1) < 0 || !readable(go[0]) || read(go[0], &c, 1) != 1)
 		return -1;
 	return c == 'y' ? 0 : -1;
 }
