@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "live/livetarget.h"
 #include "tap.h"
@@ -120,13 +120,38 @@ static void release(char answer)
 }
 
 static const struct tp_livelane_kind lines_kind = {
-	.name = "lines", .items = "lines", .silence = "-", .full = "full",
+	.name = "lines", .items = "lines", .silence = "-", .full = "the queue was full",
 	.max = 3, .batch = 2, .age = 3600, .send = held_send,
 };
 static const struct tp_livelane_kind slot_kind = {
-	.name = "slot", .items = "updates", .silence = "-",
+	.name = "slot", .items = "updates", .silence = "no answer",
 	.max = 1, .batch = 1, .age = 0, .send = held_send,
 };
+
+/* The "not sent" lines: an earlier queue is ended (its thread joined,
+ * its losses told) when the next one is, so an empty queue ends it here,
+ * with the warnings going to a file in place of stderr. */
+static void told(void)
+{
+	char why[256] = "", buf[512];
+	FILE *f = tmpfile();
+	int fd = f ? fileno(f) : -1, err = dup(2);
+	ssize_t n = -1;
+
+	if (fd < 0 || err < 0 || dup2(fd, 2) < 0)
+		exit(99);
+	error_warnings_quiet(false);
+	livequeue_end(livequeue_new(why, sizeof(why)));
+	dup2(err, 2);
+	close(err);
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	is_str(buf, "tpmon: lines: 1 of 7 lines not sent (the queue was full)\n"
+		    "tpmon: slot: 3 of 3 updates not sent (no answer)\n",
+	       "at the end, one line per lane says what was not sent, and why");
+	fclose(f);
+}
 
 static void queue(void)
 {
@@ -170,7 +195,8 @@ static void queue(void)
 	release('y');
 	livequeue_counts(lines, &total, &dropped);
 	ok(total == 7 && dropped == 1, "7 queued, still 1 dropped (%lu, %lu)", total, dropped);
-	livequeue_end(q);	/* an earlier queue is ended by the next one */
+	livequeue_end(q);
+	told();
 }
 
 /* --- the targets, through their rows --------------------------------- */
@@ -274,7 +300,7 @@ static void catalog(void)
 
 int main(void)
 {
-	plan(17);
+	plan(18);
 	queue();
 	catalog();
 	influx();
