@@ -58,7 +58,7 @@ UNIT_TESTS += tests/unit/test-series
 tests_unit_test_series_SOURCES = tests/unit/test-series.c tests/unit/tap.h
 tests_unit_test_series_LDADD = $(TPMON_LIBS)
 
-# the live formats and the runtime file's reader (src/live)
+# the live formats, the runtime file's reader and the table of targets (src/live)
 UNIT_TESTS += tests/unit/test-live
 tests_unit_test_live_SOURCES = tests/unit/test-live.c tests/unit/tap.h
 tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS)
