@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* httpsend.c: the sender's HTTP transport: a POST of line protocol to
- * InfluxDB's write URL through libcurl, loaded with dlopen() at run time,
- * one request at a time with short timeouts, dropped at once when the
- * sender is aborted (curl_multi_wakeup()).  Without libcurl at build time
- * (configure --without-libcurl, the fully static build), stubs. */
+/* httpsend.c: the InfluxDB target (--influxdb): its row, which queues
+ * one line of line protocol (influx.c) per point on its lane of the
+ * sending thread (livequeue.c), and its HTTP transport: a POST of the
+ * lines to InfluxDB's write URL through libcurl, loaded with dlopen() at
+ * run time, one request at a time with short timeouts, dropped at once
+ * when the queue is aborted (curl_multi_wakeup()).  Without libcurl at
+ * build time (configure --without-libcurl, the fully static build), the
+ * target says so and is left out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +15,7 @@
 #include <dlfcn.h>
 #endif
 #include "basic/xmalloc.h"
-#include "live/senderint.h"
+#include "live/livetarget.h"
 
 #define CONNECT_TIMEOUT_MS 1000
 #define REQUEST_TIMEOUT_MS 2000
@@ -43,11 +46,12 @@ struct curl_api {
 struct tp_http {
 	struct curl_api cu;
 	CURLM *multi;
+	char *url;			/* the write URL */
 };
 
 static int aborted_cb(void *arg, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
 {
-	return sender_aborted(arg);
+	return livequeue_aborted(arg);
 }
 
 static size_t discard_cb(char *p, size_t size, size_t n, void *arg)
@@ -91,9 +95,11 @@ static int curl_load(struct curl_api *c, char *why, size_t whylen)
 	return 0;
 }
 
-int httpsend_post(struct tp_sender *s, const char *body, size_t len)
+/* POST @body (@len bytes) to the write URL; 0, or -1 after
+ * livequeue_fail().  Gives up at once when the queue is aborted. */
+static int http_post(struct tp_livelane *l, void *ctx, const char *body, size_t len)
 {
-	struct tp_http *t = s->http;
+	struct tp_http *t = ctx;
 	CURL *h = t->cu.easy_init();
 	CURLcode res = CURLE_OK;
 	long code = 0;
@@ -103,7 +109,7 @@ int httpsend_post(struct tp_sender *s, const char *body, size_t len)
 
 	if (!h)
 		return -1;
-	t->cu.easy_setopt(h, CURLOPT_URL, s->influx_url);
+	t->cu.easy_setopt(h, CURLOPT_URL, t->url);
 	t->cu.easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	t->cu.easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)len);
 	t->cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -111,7 +117,7 @@ int httpsend_post(struct tp_sender *s, const char *body, size_t len)
 	t->cu.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)REQUEST_TIMEOUT_MS);
 	t->cu.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	t->cu.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, aborted_cb);
-	t->cu.easy_setopt(h, CURLOPT_XFERINFODATA, s);
+	t->cu.easy_setopt(h, CURLOPT_XFERINFODATA, l);
 	t->cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, discard_cb);
 	t->cu.multi_add_handle(t->multi, h);
 	while (running) {
@@ -119,7 +125,7 @@ int httpsend_post(struct tp_sender *s, const char *body, size_t len)
 			break;
 		if (running && t->cu.multi_poll(t->multi, NULL, 0, 200, NULL) != CURLM_OK)
 			break;
-		if (aborted_cb(s, 0, 0, 0, 0)) {
+		if (aborted_cb(l, 0, 0, 0, 0)) {
 			res = CURLE_ABORTED_BY_CALLBACK;
 			break;
 		}
@@ -130,38 +136,47 @@ int httpsend_post(struct tp_sender *s, const char *body, size_t len)
 	t->cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	t->cu.multi_remove_handle(t->multi, h);
 	t->cu.easy_cleanup(h);
-	pthread_mutex_lock(&s->lock);
-	if (res != CURLE_OK)
-		sender_note_error(s->influx_err, sizeof(s->influx_err), t->cu.easy_strerror(res));
-	else if ((code < 200 || code > 299) && !s->influx_err[0])
-		snprintf(s->influx_err, sizeof(s->influx_err), "HTTP status %ld", code);
-	pthread_mutex_unlock(&s->lock);
+	if (res != CURLE_OK) {
+		livequeue_fail(l, t->cu.easy_strerror(res));
+	} else if (code < 200 || code > 299) {
+		char why[32];
+
+		snprintf(why, sizeof(why), "HTTP status %ld", code);
+		livequeue_fail(l, why);
+	}
 	return res == CURLE_OK && code >= 200 && code <= 299 ? 0 : -1;
 }
 
-struct tp_http *httpsend_new(char *why, size_t whylen)
+/* libcurl loaded and a multi handle for the write URL @url (taken
+ * over); NULL after filling @why. */
+static struct tp_http *http_new(char *url, char *why, size_t whylen)
 {
 	struct tp_http *t = xcalloc(1, sizeof(*t));
 
 	if (curl_load(&t->cu, why, whylen) < 0) {
 		free(t);
+		free(url);
 		return NULL;
 	}
 	t->cu.global_init(CURL_GLOBAL_DEFAULT);
 	t->multi = t->cu.multi_init();
+	t->url = url;
 	return t;
 }
 
-void httpsend_wakeup(struct tp_http *t)
+static void http_wakeup(void *ctx)
 {
-	if (t && t->multi)
+	struct tp_http *t = ctx;
+
+	if (t->multi)
 		t->cu.multi_wakeup(t->multi);
 }
 
-void httpsend_free(struct tp_http *t)
+static void http_free(void *ctx)
 {
-	if (!t)
-		return;
+	struct tp_http *t = ctx;
+
+	free(t->url);
 	if (t->multi)
 		t->cu.multi_cleanup(t->multi);
 	t->cu.global_cleanup();
@@ -170,22 +185,92 @@ void httpsend_free(struct tp_http *t)
 	free(t);
 }
 #else
-struct tp_http *httpsend_new(char *why, size_t whylen)
+struct tp_http;
+
+static struct tp_http *http_new(char *url, char *why, size_t whylen)
 {
+	free(url);
 	snprintf(why, whylen, "--influxdb: this tpmon was built without libcurl");
 	return NULL;
 }
 
-int httpsend_post(struct tp_sender *s, const char *body, size_t len)
+static int http_post(struct tp_livelane *l, void *ctx, const char *body, size_t len)
 {
 	return -1;
 }
 
-void httpsend_wakeup(struct tp_http *t)
+static void http_wakeup(void *ctx)
 {
 }
 
-void httpsend_free(struct tp_http *t)
+static void http_free(void *ctx)
 {
 }
 #endif
+
+/* --- the target ------------------------------------------------------- */
+
+static const struct tp_livelane_kind influx_lane = {
+	.name = "influxdb",
+	.items = "samples",
+	.silence = "the collector did not answer in time",
+	.full = "the queue was full",
+	.max = 600,			/* 10 min of samples at 1/s */
+	.batch = 10,
+	.age = 5.0,			/* s */
+	.send = http_post,
+	.wakeup = http_wakeup,
+	.free = http_free,
+};
+
+struct influx_target {
+	const struct tp_live_meta *m;
+	struct tp_livelane *lane;
+};
+
+static bool influx_wanted(const struct tp_options *o)
+{
+	return o->influxdb != NULL;
+}
+
+static void *influx_open(const struct tp_options *o, const struct tp_live_meta *m,
+			 struct tp_livequeue **q, char *why, size_t whylen)
+{
+	struct tp_http *h = http_new(influx_write_url(o->influxdb), why, whylen);
+	struct influx_target *t;
+
+	if (!h || !livequeue_need(q, why, whylen)) {
+		size_t len = strlen(why);
+
+		if (h)
+			http_free(h);
+		snprintf(why + len, whylen - len, "; nothing sent");
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->m = m;
+	t->lane = livequeue_lane(*q, &influx_lane, h);
+	return t;
+}
+
+static void influx_point(void *state, const struct tp_live_point *p,
+			 const struct tp_live_rates *rt, double now)
+{
+	struct influx_target *t = state;
+
+	livequeue_put(t->lane, influx_line(t->m, p, now));
+}
+
+static void influx_close(void *state)
+{
+	free(state);
+}
+
+const struct tp_live_target live_target_influx = {
+	.name = "influxdb",
+	.wanted = influx_wanted,
+	.open = influx_open,
+	.point = influx_point,
+	.final = influx_point,
+	.close = influx_close,
+};

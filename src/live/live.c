@@ -1,45 +1,39 @@
 /* SPDX-License-Identifier: MIT */
-/* live.c: the live outputs of one run (see live.h): the runtime file
- * (always, unless --no-live), the .prom textfile (--metrics-dir), the
- * InfluxDB lines and the catalog updates (through sender.c's thread).
- * The formats are in publish.c, prom.c, influx.c and catalog.c; here is
- * when and where they go.  A file that cannot be written is told once
- * and retried at the next point. */
-#include <errno.h>
-#include <fcntl.h>
+/* live.c: the live outputs of one run (see live.h): the table of targets
+ * (livetarget.h: the runtime file, the .prom textfile, InfluxDB, the
+ * catalog, one file each) and when they get a point: at most one per
+ * LIVE_EVERY s, with the rates since the last, and the last one at the
+ * end.  What a target does with it is its own file's business. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "basic/clock.h"
-#include "basic/messages.h"
 #include "live/live.h"
 #include "live/livedir.h"
-#include "live/liveread.h"
-#include "live/liveint.h"
-#include "live/sender.h"
+#include "live/livetarget.h"
+#include "basic/messages.h"
 #include "basic/xmalloc.h"
 
-/* A file replaced at each point and removed at the end. */
-struct live_file {
-	int dfd;			/* its directory, or -1: none */
-	char *dir, *name;
-	mode_t mode;
-	bool failed;			/* told once */
+/* The table: a new target is a file with its row, a line here, and its
+ * option in config/options.c. */
+const struct tp_live_target *const live_targets[] = {
+	&live_target_runfile,
+	&live_target_prom,
+	&live_target_influx,
+	&live_target_catalog,
+	NULL,
 };
 
 struct tp_live {
 	struct tp_live_meta m;
 	char *task, *host;		/* owned strings of m */
-	struct live_file run, prom;
-	struct tp_sender *sender;
-	bool influx;
+	void **state;			/* per row of live_targets; NULL: off */
+	bool *due;			/* per row: live_summary_due() said so */
+	struct tp_livequeue *queue;	/* the sending thread, or NULL */
 	double last;			/* t of the last point published; <0 none */
 	struct tp_live_point prev;	/* for the rates */
 	double prev_t;
-	double catalog_every, catalog_last;	/* s; <0 no catalog */
-	char uuid[37];
-	const char *cat_task, *cat_project, *owner;
 };
 
 static const char *verbatim(const struct tp_options *o, const char *key)
@@ -93,117 +87,38 @@ static void meta_init(struct tp_live *l, const struct tp_options *o, double star
 	l->m.interval = o->interval;
 }
 
-/* @f in @dir (made private when @private_dir), named @name; a directory
- * that cannot be had is told (only in debug output if @quiet and it is
- * not someone else's). */
-static void file_open(struct live_file *f, const char *dir, char *name, mode_t mode,
-		      bool private_dir, bool quiet, const char *what)
+static bool any_wanted(const struct tp_options *o)
 {
-	char why[512];
+	size_t i;
 
-	f->name = name;
-	f->mode = mode;
-	f->dir = xstrdup(dir);
-	if (private_dir) {
-		f->dfd = livedir_open(dir, why, sizeof(why));
-	} else {
-		f->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (f->dfd < 0)
-			snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
-	}
-	/* a default runtime directory that cannot be made (a chroot
-	 * without /run, a container) is no news; one that is not ours is */
-	if (f->dfd < 0 && (!quiet || errno == EPERM))
-		warn_msg("note: %s: %s; not written", what, why);
-	else if (f->dfd < 0)
-		debug_msg("%s: %s; not written", what, why);
-}
-
-static void file_write(struct live_file *f, const char *text)
-{
-	if (f->dfd < 0 || !text)
-		return;
-	if (livedir_replace(f->dfd, f->name, text, strlen(text), f->mode) == 0) {
-		f->failed = false;
-		return;
-	}
-	if (!f->failed)
-		warn_msg("cannot write %s/%s: %s", f->dir, f->name, strerror(errno));
-	f->failed = true;
-}
-
-static void file_close(struct live_file *f)
-{
-	if (f->dfd >= 0) {
-		if (unlinkat(f->dfd, f->name, 0) < 0 && errno != ENOENT)
-			warn_msg("cannot remove %s/%s: %s", f->dir, f->name, strerror(errno));
-		close(f->dfd);
-	}
-	f->dfd = -1;
-	free(f->dir);
-	free(f->name);
-}
-
-static void start_catalog(struct tp_live *l, const struct tp_options *o)
-{
-	l->catalog_every = -1;
-	if (!o->catalog_task_name)
-		return;
-	/* as resource_monitor: 30 s by default, never below the interval */
-	l->catalog_every = o->catalog_interval > 0 ? o->catalog_interval : 30;
-	if (l->catalog_every < o->interval)
-		l->catalog_every = o->interval;
-	l->catalog_last = -1e9;
-	l->cat_task = o->catalog_task_name;
-	l->cat_project = o->catalog_project ? o->catalog_project : o->catalog_task_name;
-	l->owner = getenv("USER") ? getenv("USER") : "unknown";
-	catalog_uuid(l->uuid);
+	for (i = 0; live_targets[i]; i++)
+		if (live_targets[i]->wanted(o))
+			return true;
+	return false;
 }
 
 struct tp_live *live_open(const struct tp_options *o, double start, pid_t root)
 {
 	struct tp_live *l;
+	size_t i, n;
 
-	if (!o->live && !o->metrics_dir && !o->influxdb && !o->catalog_task_name)
+	if (!any_wanted(o))
 		return NULL;
+	for (n = 0; live_targets[n]; n++)
+		;
 	l = xcalloc(1, sizeof(*l));
-	l->run.dfd = l->prom.dfd = -1;
+	l->state = xcalloc(n, sizeof(*l->state));
+	l->due = xcalloc(n, sizeof(*l->due));
 	l->last = -1;
 	meta_init(l, o, start, root);
-	if (o->live) {
-		char *dir = livedir_path();
+	for (i = 0; i < n; i++) {
+		char why[640] = "";
 
-		const char *env = getenv("TPMON_RUNTIME_DIR");
-
-		if (dir)
-			file_open(&l->run, dir, xasprintf("%d%s", (int)l->m.pid, LIVEDIR_SUFFIX), 0600,
-				  true, !(env && *env), "runtime directory");
-		/* the files of killed tpmons go; a reader knows them anyway */
-		if (l->run.dfd >= 0) {
-			unsigned n = liveread_sweep(l->run.dfd);
-
-			debug_msg("runtime directory: %u stale files removed", n);
-		}
-		free(dir);
-	}
-	if (o->metrics_dir)
-		file_open(&l->prom, o->metrics_dir, xasprintf("tpmon-%d.prom", (int)l->m.pid), 0644,
-			  false, false, "--metrics-dir");
-	start_catalog(l, o);
-	if (o->influxdb || o->catalog_task_name) {
-		const char *proto = getenv("CATALOG_UPDATE_PROTOCOL");
-		const char *hosts = o->catalog ? o->catalog :
-				    getenv("CATALOG_HOST") ? getenv("CATALOG_HOST") :
-				    "catalog.cse.nd.edu,backup-catalog.cse.nd.edu";
-		char *url = o->influxdb ? influx_write_url(o->influxdb) : NULL;
-		char why[512];
-
-		l->sender = sender_new(url, o->catalog_task_name ? hosts : NULL,
-				       proto && !strcmp(proto, "udp"), why, sizeof(why));
-		if (!l->sender)
-			warn_msg("note: %s; nothing sent", why);
-		l->influx = sender_influx_on(l->sender);
-		free(url);
+		if (!live_targets[i]->wanted(o))
+			continue;
+		l->state[i] = live_targets[i]->open(o, &l->m, &l->queue, why, sizeof(why));
+		if (!l->state[i] && why[0])
+			warn_msg("note: %s", why);
 	}
 	return l;
 }
@@ -213,12 +128,12 @@ static double rate(double now, double before, double dt)
 	return dt > 0 && now >= before ? (now - before) / dt : -1;
 }
 
-static void publish(struct tp_live *l, const struct tp_live_point *p)
+static void publish(struct tp_live *l, const struct tp_live_point *p, bool final)
 {
 	double now = clock_wall();
 	struct tp_live_rates rt = { -1, -1, -1 };
 	double dt = p->t - l->prev_t;
-	char *text;
+	size_t i;
 
 	if (l->last >= 0) {
 		rt.read = rate((double)p->read_bytes, (double)l->prev.read_bytes, dt);
@@ -227,18 +142,14 @@ static void publish(struct tp_live *l, const struct tp_live_point *p)
 			rt.net = rate((double)(p->received_bytes + p->sent_bytes),
 				      (double)(l->prev.received_bytes + l->prev.sent_bytes), dt);
 	}
-	if (l->run.dfd >= 0) {
-		text = publish_text(&l->m, p, &rt, now);
-		file_write(&l->run, text);
-		free(text);
+	for (i = 0; live_targets[i]; i++) {
+		if (!l->state[i])
+			continue;
+		if (final)
+			live_targets[i]->final(l->state[i], p, &rt, now);
+		else
+			live_targets[i]->point(l->state[i], p, &rt, now);
 	}
-	if (l->prom.dfd >= 0) {
-		text = prom_text(&l->m, p);
-		file_write(&l->prom, text);
-		free(text);
-	}
-	if (l->influx)
-		sender_influx(l->sender, influx_line(&l->m, p, now));
 	l->prev = *p;
 	l->prev.state = NULL;
 	l->prev_t = p->t;
@@ -249,39 +160,51 @@ void live_sample(struct tp_live *l, const struct tp_live_point *p)
 {
 	if (!l || (l->last >= 0 && p->t - l->last < LIVE_EVERY))
 		return;
-	publish(l, p);
+	publish(l, p, false);
 }
 
-bool live_catalog_due(const struct tp_live *l, double t)
+bool live_summary_due(struct tp_live *l, double t)
 {
-	return l && l->sender && l->catalog_every > 0 && t - l->catalog_last >= l->catalog_every;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; l && live_targets[i]; i++) {
+		l->due[i] = l->state[i] && live_targets[i]->summary_due &&
+			    live_targets[i]->summary_due(l->state[i], t);
+		any |= l->due[i];
+	}
+	return any;
 }
 
-void live_catalog(struct tp_live *l, double t, const char *json)
+void live_summary(struct tp_live *l, double t, const char *json)
 {
-	char *text;
+	size_t i;
 
-	if (!l || !l->sender || l->catalog_every <= 0)
-		return;
-	l->catalog_last = t;
-	text = catalog_text(json, l->uuid, l->owner, l->cat_task, l->cat_project);
-	if (text)
-		sender_catalog(l->sender, text);
+	for (i = 0; l && live_targets[i]; i++)
+		if (l->due[i]) {
+			live_targets[i]->summary(l->state[i], t, json);
+			l->due[i] = false;
+		}
 }
 
 void live_final(struct tp_live *l, const struct tp_live_point *p)
 {
 	if (l)
-		publish(l, p);
+		publish(l, p, true);
 }
 
 void live_close(struct tp_live *l)
 {
+	size_t i;
+
 	if (!l)
 		return;
-	file_close(&l->run);
-	file_close(&l->prom);
-	sender_end(l->sender);
+	for (i = 0; live_targets[i]; i++)
+		if (l->state[i])
+			live_targets[i]->close(l->state[i]);
+	livequeue_end(l->queue);
+	free(l->state);
+	free(l->due);
 	free(l->task);
 	free(l->host);
 	free(l);

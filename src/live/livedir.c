@@ -2,7 +2,8 @@
 /* livedir.c: the runtime directory of the live files and the liveness of
  * their writers (see livedir.h).  A file names its tpmon by pid and by
  * that process's start time, so a pid reused after a SIGKILL is no
- * match. */
+ * match.  The file targets (runfile.c, promfile.c) replace their files
+ * through livedir_file_*(). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "basic/messages.h"
 #include "live/livedir.h"
 #include "basic/xmalloc.h"
 
@@ -117,4 +119,48 @@ int livedir_replace(int dfd, const char *name, const char *data, size_t len, mod
 	free(tmp);
 	errno = err;
 	return err ? -1 : 0;
+}
+
+int livedir_file_open(struct tp_livefile *f, const char *dir, char *name, mode_t mode,
+		      bool private_dir, char *why, size_t whylen)
+{
+	memset(f, 0, sizeof(*f));
+	if (private_dir) {
+		f->dfd = livedir_open(dir, why, whylen);
+	} else {
+		f->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (f->dfd < 0)
+			snprintf(why, whylen, "%s: %s", dir, strerror(errno));
+	}
+	if (f->dfd < 0) {
+		int err = errno;
+
+		free(name);
+		errno = err;
+		return -1;
+	}
+	f->name = name;
+	f->mode = mode;
+	f->dir = xstrdup(dir);
+	return 0;
+}
+
+void livedir_file_write(struct tp_livefile *f, const char *text)
+{
+	if (livedir_replace(f->dfd, f->name, text, strlen(text), f->mode) == 0) {
+		f->failed = false;
+		return;
+	}
+	if (!f->failed)
+		warn_msg("cannot write %s/%s: %s", f->dir, f->name, strerror(errno));
+	f->failed = true;
+}
+
+void livedir_file_close(struct tp_livefile *f)
+{
+	if (unlinkat(f->dfd, f->name, 0) < 0 && errno != ENOENT)
+		warn_msg("cannot remove %s/%s: %s", f->dir, f->name, strerror(errno));
+	close(f->dfd);
+	free(f->dir);
+	free(f->name);
 }

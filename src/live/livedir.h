@@ -33,6 +33,26 @@ bool livedir_alive(pid_t pid, uint64_t starttime);
  * writer uses it.  0, or -1 with errno set and nothing left behind. */
 int livedir_replace(int dfd, const char *name, const char *data, size_t len, mode_t mode);
 
+/* A file of a live target, replaced at each point and removed at the
+ * end (the runtime file, the .prom textfile). */
+struct tp_livefile {
+	int dfd;			/* its directory */
+	char *dir, *name;
+	mode_t mode;
+	bool failed;			/* a failure was told */
+};
+
+/* Open @dir for the file @name (taken over) of @mode: made private
+ * (livedir_open()) if @private_dir.  0, or -1 after filling @why
+ * ("DIR: REASON"), errno set, @name freed. */
+int livedir_file_open(struct tp_livefile *f, const char *dir, char *name, mode_t mode,
+		      bool private_dir, char *why, size_t whylen);
+/* Replace the file with @text; a failure is told once until it works
+ * again. */
+void livedir_file_write(struct tp_livefile *f, const char *text);
+/* Remove the file, close and free @f's parts. */
+void livedir_file_close(struct tp_livefile *f);
+
 /* The suffix of a runtime file's name ("PID.json"). */
 #define LIVEDIR_SUFFIX ".json"
 

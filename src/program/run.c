@@ -148,7 +148,7 @@ static void publish_catalog(struct tp_run *r, double t, bool final)
 	snap = *r->rep;
 	snap.partial = !final;
 	json = summary_text(r->o, &snap);
-	live_catalog(r->live, t, json);
+	live_summary(r->live, t, json);
 	free(json);
 }
 
@@ -160,7 +160,7 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 		return;
 	live_point(r, s, s->t, &p);
 	live_sample(r->live, &p);
-	if (live_catalog_due(r->live, s->t))
+	if (live_summary_due(r->live, s->t))
 		publish_catalog(r, s->t, false);
 }
 
@@ -245,7 +245,7 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 
 		live_point(r, NULL, t, &p);
 		live_final(r->live, &p);
-		if (live_catalog_due(r->live, 1e300))
+		if (live_summary_due(r->live, 1e300))
 			publish_catalog(r, t, true);
 	}
 }

@@ -41,10 +41,11 @@ UNIT_TESTS += tests/unit/test-sampler
 tests_unit_test_sampler_SOURCES = tests/unit/test-sampler.c tests/unit/tap.h
 tests_unit_test_sampler_LDADD = $(TPMON_LIBS)
 
-# the sender's queue and thread (src/live/sender.c), against local collectors
-UNIT_TESTS += tests/unit/test-sender
-tests_unit_test_sender_SOURCES = tests/unit/test-sender.c tests/unit/tap.h
-tests_unit_test_sender_LDADD = $(TPMON_LIBS)
+# the live sending thread and its lanes (src/live/livequeue.c), and the
+# network targets' rows against local collectors
+UNIT_TESTS += tests/unit/test-livequeue
+tests_unit_test_livequeue_SOURCES = tests/unit/test-livequeue.c tests/unit/tap.h
+tests_unit_test_livequeue_LDADD = $(TPMON_LIBS)
 
 # the sock_diag reader (src/kernel/sockdiag.c), on hand-built batches
 UNIT_TESTS += tests/unit/test-sockdiag
@@ -61,7 +62,7 @@ UNIT_TESTS += tests/unit/test-series
 tests_unit_test_series_SOURCES = tests/unit/test-series.c tests/unit/tap.h
 tests_unit_test_series_LDADD = $(TPMON_LIBS)
 
-# the live formats and the runtime file's reader (src/live)
+# the live formats, the runtime file's reader and the table of targets (src/live)
 UNIT_TESTS += tests/unit/test-live
 tests_unit_test_live_SOURCES = tests/unit/test-live.c tests/unit/tap.h
 tests_unit_test_live_LDADD = src/libtop.a $(TPMON_LIBS)

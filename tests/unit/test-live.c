@@ -2,10 +2,12 @@
 /* test-live.c: the live formats on hostile text (src/live): a Prometheus
  * label value and an InfluxDB tag value cannot end a line or add a label,
  * a tag, a field or a metric; the write URL; the runtime file read back,
- * and refused when it is not one. */
+ * and refused when it is not one; the table of targets (livetarget.h):
+ * whole rows, unique names, and only the runtime file wanted by default. */
 #include <stdlib.h>
 #include <string.h>
 #include "live/liveint.h"
+#include "live/livetarget.h"
 #include "live/liveread.h"
 #include "tap.h"
 
@@ -151,14 +153,49 @@ static void test_liveread(void)
 	ok(liveread_parse("[1]", 3, &r) < 0, "liveread: not an object");
 }
 
+static void test_targets(void)
+{
+	char a0[] = "tpmon", a1[] = "true", *argv[] = { a0, a1, NULL };
+	struct tp_options o;
+	bool whole = true, unique = true, pairs = true;
+	size_t i, j, n, wanted = 0;
+
+	memset(&o, 0, sizeof(o));
+	is_int(options_parse(&o, 2, argv), 0, "targets: default options parsed");
+	for (n = 0; live_targets[n]; n++) {
+		const struct tp_live_target *t = live_targets[n];
+
+		whole &= t->name && *t->name && t->wanted && t->open && t->point && t->final &&
+			 t->close;
+		pairs &= !t->summary_due == !t->summary;
+		for (j = 0; j < n; j++)
+			unique &= !t->name || !live_targets[j]->name ||
+				  strcmp(t->name, live_targets[j]->name) != 0;
+		if (t->wanted(&o))
+			wanted++;
+	}
+	is_int((long)n, 4, "targets: 4 rows");
+	ok(whole, "targets: every row has a name, wanted, open, point, final, close");
+	ok(pairs, "targets: summary_due and summary come together");
+	ok(unique, "targets: names unique");
+	ok(wanted == 1 && live_target_runfile.wanted(&o),
+	   "targets: by default only the runtime file is wanted (%zu)", wanted);
+	for (i = 0; i < n; i++)
+		if (live_targets[i] == &live_target_catalog)
+			break;
+	ok(i < n && live_target_catalog.summary, "targets: the catalog is in the table and takes the summary");
+	options_free(&o);
+}
+
 int main(void)
 {
-	plan(34);
+	plan(41);
 	test_prom_label();
 	test_influx_tag();
 	test_influx_line();
 	test_urls();
 	test_prom_text();
 	test_liveread();
+	test_targets();
 	return done();
 }
