@@ -440,10 +440,13 @@ static void on_monitor_signal(struct tp_monitor *m, int sig, const siginfo_t *si
  * sender that signals every process of the tree reaches the task twice. */
 static void forward_signal(struct tp_monitor *m, int sig)
 {
-	if (m->root_done || m->detach)
+	const struct tp_proc *root = ptree_proc(&m->r.tree, m->r.root);
+
+	if (m->root_done || m->detach || !root)
 		return;
 	debug_msg("forwarding signal %d to %d", sig, (int)m->r.root);
-	if (kill(m->r.root, sig) < 0 && errno != ESRCH)
+	/* (--pid's process is no child of tpmon's: its pid is checked) */
+	if (track_proc_signal(m->r.tk, root, sig) < 0 && errno != ESRCH)
 		perror_msg("forwarding signal %d", sig);
 }
 
