@@ -22,13 +22,20 @@
 #include "basic/xmalloc.h"
 
 enum { SLOT_SENT, SLOT_RECEIVED, NSLOTS };
+/* A third entry of the map (no program of its own): IPv6 TCP packets
+ * seen.  On 6.18 (this project's hosts) the egress hook sees only part of
+ * an IPv6 stream over loopback (9 to 112 of 200 MB, whatever the offloads;
+ * IPv4 exact): until that is understood, IPv6 makes the totals lower
+ * bounds (cgskb_ipv6_seen()). */
+enum { MAP_IPV6 = NSLOTS, MAP_SIZE };
 
 struct tp_cgskb {
-	int map;		/* BPF_MAP_TYPE_ARRAY of NSLOTS u64 */
+	int map;		/* BPF_MAP_TYPE_ARRAY of MAP_SIZE u64 */
 	int prog[NSLOTS];	/* egress, ingress */
 	int cgroup;		/* the cgroup's directory, for the detach */
 	bool attached[NSLOTS];
 	bool seq_aware;		/* retransmissions and duplicates not counted */
+	bool ipv6_seen;		/* at the last cgskb_read() */
 };
 
 static const enum bpf_attach_type attach_type[NSLOTS] = {
@@ -109,6 +116,11 @@ static void assemble(struct bpfasm *p, int map, int slot, bool seq_aware)
 	/* IPv6: next header TCP (extension headers: not counted) */
 	bpfasm_emit(p, BPF_LDX | BPF_MEM | BPF_B, BPF_REG_8, BPF_REG_10, -40 + 6, 0);
 	bpfasm_jump(p, BPF_JNE, BPF_REG_8, 6 /* IPPROTO_TCP */, L_OUT);
+	/* map[MAP_IPV6] += 1 */
+	bpfasm_emit(p, BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -52, MAP_IPV6);
+	bpfasm_map_lookup(p, map, -52, L_OUT);
+	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1);
+	bpfasm_emit(p, BPF_STX | BPF_XADD | BPF_DW, BPF_REG_0, BPF_REG_1, 0, 0);
 	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_7, 0, 0, 40);
 	bpfasm_jump(p, BPF_JA, 0, 0, L_TCP);
 	/* IPv4: protocol TCP, header length from IHL */
@@ -147,7 +159,7 @@ static void assemble(struct bpfasm *p, int map, int slot, bool seq_aware)
 
 static int make_map(void)
 {
-	return bpfasm_map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t), sizeof(uint64_t), NSLOTS);
+	return bpfasm_map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t), sizeof(uint64_t), MAP_SIZE);
 }
 
 /* Load the program of @slot; -1 with the verifier's last words in the
@@ -229,13 +241,13 @@ struct tp_cgskb *cgskb_attach(const char *dir, char *why, size_t size)
 	return NULL;
 }
 
-int cgskb_read(const struct tp_cgskb *c, uint64_t *sent, uint64_t *received)
+int cgskb_read(struct tp_cgskb *c, uint64_t *sent, uint64_t *received)
 {
-	uint64_t v[NSLOTS];
+	uint64_t v[MAP_SIZE];
 	uint32_t k;
 	union bpf_attr a;
 
-	for (k = 0; k < NSLOTS; k++) {
+	for (k = 0; k < MAP_SIZE; k++) {
 		memset(&a, 0, sizeof(a));
 		a.map_fd = (uint32_t)c->map;
 		a.key = (uint64_t)(uintptr_t)&k;
@@ -245,7 +257,15 @@ int cgskb_read(const struct tp_cgskb *c, uint64_t *sent, uint64_t *received)
 	}
 	*sent = v[SLOT_SENT];
 	*received = v[SLOT_RECEIVED];
+	if (v[MAP_IPV6] && !c->ipv6_seen)
+		debug_msg("cgroup_skb: IPv6 TCP seen: the byte counts are lower bounds");
+	c->ipv6_seen = v[MAP_IPV6] > 0;
 	return 0;
+}
+
+bool cgskb_ipv6_seen(const struct tp_cgskb *c)
+{
+	return c && c->ipv6_seen;
 }
 
 void cgskb_free(struct tp_cgskb *c)

@@ -12,6 +12,7 @@
 #define TPMON_CGSKB_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct tp_cgskb;
@@ -25,7 +26,11 @@ struct tp_cgskb *cgskb_attach(const char *dir, char *why, size_t size);
 
 /* The payload bytes counted so far (retransmissions included, see the
  * man page); -1 when the counters cannot be read. */
-int cgskb_read(const struct tp_cgskb *c, uint64_t *sent, uint64_t *received);
+int cgskb_read(struct tp_cgskb *c, uint64_t *sent, uint64_t *received);
+
+/* Had the last cgskb_read() seen IPv6 TCP?  Then its totals are lower
+ * bounds (see MAP_IPV6 in cgskb.c). */
+bool cgskb_ipv6_seen(const struct tp_cgskb *c);
 
 /* Detach the programs (if the cgroup still exists) and close them. */
 void cgskb_free(struct tp_cgskb *c);

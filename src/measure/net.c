@@ -628,7 +628,7 @@ bool net_bytes_exact(const struct tp_net *n)
 	if (!n)
 		return false;
 	if (n->skb)
-		return true;
+		return !cgskb_ipv6_seen(n->skb);
 	if (n->probe)
 		return netprobe_complete(n->probe);
 	/* every connection is noted at its connect or accept, and its final
