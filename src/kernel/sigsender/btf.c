@@ -4,32 +4,30 @@
  * each a struct btf_type followed by data whose size its kind and vlen
  * give, and at str_off the NUL-terminated names.  A struct's members are
  * struct btf_member: their offset is in bits, and with the type's
- * kind_flag the top 8 bits are a bitfield's size. */
+ * kind_flag the top 8 bits are a bitfield's size.  Every byte is read
+ * through the caller's function, bounds checked first. */
 #include <linux/btf.h>
 #include <stdint.h>
 #include <string.h>
 #include "kernel/sigsender/btf.h"
 
+#define NAME_MAX_LEN 63
+
 struct blob {
-	const unsigned char *types, *strs;
-	size_t types_len, strs_len;
+	btf_read_fn *read;
+	void *arg;
+	size_t types, types_len, strs, strs_len;	/* offsets in the blob */
 };
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /* Does name @off of the string section equal @want? */
 static int name_is(const struct blob *b, uint32_t off, const char *want)
 {
+	char got[NAME_MAX_LEN + 1];
 	size_t n = strlen(want);
 
-	return off < b->strs_len && b->strs_len - off > n &&
-	       memcmp(b->strs + off, want, n) == 0 && b->strs[off + n] == '\0';
+	return n <= NAME_MAX_LEN && off < b->strs_len && b->strs_len - off > n &&
+	       b->read(b->arg, b->strs + off, got, n + 1) == 0 && memcmp(got, want, n) == 0 &&
+	       got[n] == '\0';
 }
 
 /* Bytes after a struct btf_type of @kind with @vlen entries; -1 for a
@@ -52,25 +50,25 @@ static long extra_size(unsigned kind, uint32_t vlen)
 	}
 }
 
-/* In the members at @m (@vlen of them) of a struct whose kind_flag is
- * @kflag: @member's byte offset. */
-static int find_member(const struct blob *b, const unsigned char *m, uint32_t vlen, int kflag,
+/* In the members at @m (@vlen of them, in bounds) of a struct whose
+ * kind_flag is @kflag: @member's byte offset. */
+static int find_member(const struct blob *b, size_t m, uint32_t vlen, int kflag,
 		       const char *member, size_t *off)
 {
-	uint32_t i;
+	uint32_t i, w[3];
 
 	for (i = 0; i < vlen; i++, m += 12) {
-		uint32_t bits = get32(m + 8);
-
-		if (!name_is(b, get32(m), member))
+		if (b->read(b->arg, m, w, sizeof(w)) < 0)
+			return -1;
+		if (!name_is(b, w[0], member))
 			continue;
-		if (kflag && (bits >> 24) != 0)
+		if (kflag && (w[2] >> 24) != 0)
 			return -1;	/* a bitfield */
 		if (kflag)
-			bits &= 0xffffff;
-		if (bits % 8)
+			w[2] &= 0xffffff;
+		if (w[2] % 8)
 			return -1;
-		*off = bits / 8;
+		*off = w[2] / 8;
 		return 0;
 	}
 	return -1;
@@ -80,48 +78,71 @@ static int find_struct(const struct blob *b, const char *strct, const char *memb
 		       size_t *off)
 {
 	size_t at = 0;
+	uint32_t t[3];
 
 	while (b->types_len - at >= 12) {
-		const unsigned char *t = b->types + at;
-		uint32_t info = get32(t + 4), vlen = info & 0xffff;
-		unsigned kind = (info >> 24) & 0x1f;
-		long extra = extra_size(kind, vlen);
+		uint32_t vlen;
+		unsigned kind;
+		long extra;
 
+		if (b->read(b->arg, b->types + at, t, sizeof(t)) < 0)
+			return -1;
+		vlen = t[1] & 0xffff;
+		kind = (t[1] >> 24) & 0x1f;
+		extra = extra_size(kind, vlen);
 		if (extra < 0 || (size_t)extra > b->types_len - at - 12)
 			return -1;
-		if (kind == BTF_KIND_STRUCT && vlen && name_is(b, get32(t), strct))
-			return find_member(b, t + 12, vlen, (int)(info >> 31), member, off);
+		if (kind == BTF_KIND_STRUCT && vlen && name_is(b, t[0], strct))
+			return find_member(b, b->types + at + 12, vlen, (int)(t[1] >> 31), member,
+					   off);
 		at += 12 + (size_t)extra;
 	}
 	return -1;
 }
 
+int btf_member_offset_read(btf_read_fn *read, void *arg, size_t len, const char *strct,
+			   const char *member, size_t *off)
+{
+	uint32_t h[6];		/* magic, version, flags; hdr_len; types; strings */
+	uint16_t magic;
+	struct blob b;
+
+	b.read = read;
+	b.arg = arg;
+	if (len < sizeof(h) || read(arg, 0, h, sizeof(h)) < 0)
+		return -1;
+	memcpy(&magic, h, sizeof(magic));
+	if (magic != BTF_MAGIC || h[1] < sizeof(h) || h[1] > len)
+		return -1;
+	len -= h[1];
+	if (h[2] > len || h[3] > len - h[2] || h[4] > len || h[5] > len - h[4])
+		return -1;
+	b.types = h[1] + (size_t)h[2];
+	b.types_len = h[3];
+	b.strs = h[1] + (size_t)h[4];
+	b.strs_len = h[5];
+	return find_struct(&b, strct, member, off);
+}
+
+struct mem {
+	const unsigned char *p;
+	size_t len;
+};
+
+static int mem_read(void *arg, size_t at, void *buf, size_t len)
+{
+	const struct mem *m = arg;
+
+	if (at > m->len || len > m->len - at)
+		return -1;
+	memcpy(buf, m->p + at, len);
+	return 0;
+}
+
 int btf_member_offset(const void *buf, size_t len, const char *strct, const char *member,
 		      size_t *off)
 {
-	const unsigned char *p = buf;
-	uint32_t hdr_len, type_off, type_len, str_off, str_len;
-	struct blob b;
-	uint16_t magic;
+	struct mem m = { buf, len };
 
-	if (len < 24)
-		return -1;
-	memcpy(&magic, p, sizeof(magic));
-	hdr_len = get32(p + 4);
-	if (magic != BTF_MAGIC || hdr_len < 24 || hdr_len > len)
-		return -1;
-	type_off = get32(p + 8);
-	type_len = get32(p + 12);
-	str_off = get32(p + 16);
-	str_len = get32(p + 20);
-	len -= hdr_len;
-	p += hdr_len;
-	if (type_off > len || type_len > len - type_off || str_off > len ||
-	    str_len > len - str_off)
-		return -1;
-	b.types = p + type_off;
-	b.types_len = type_len;
-	b.strs = p + str_off;
-	b.strs_len = str_len;
-	return find_struct(&b, strct, member, off);
+	return btf_member_offset_read(mem_read, &m, len, strct, member, off);
 }

@@ -30,7 +30,6 @@
  * recently used ones go first when full. */
 #define SIGPROBE_SLOTS 4096
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
-#define BTF_MAX (64u << 20)
 #define SI_CODE_OFF 8		/* offsetof(struct kernel_siginfo, si_code) */
 #define DELIVERED_NO_INFO 4	/* TRACE_SIGNAL_LOSE_INFO */
 
@@ -115,35 +114,62 @@ static void assemble(struct bpfasm *p, int map, int32_t tgid_off, int probe_read
 	bpfasm_link(p);
 }
 
+/* The BTF file read through two windows of it (btf.h's btf_read_fn):
+ * one follows the types, the other the names they point to.  Both lie
+ * near the start, so that a few pages are read, not the 5 MB. */
+#define WINDOW 65536
+
+struct btf_file {
+	int fd;
+	int last;			/* the window used last */
+	struct {
+		size_t at, n;
+		unsigned char b[WINDOW];
+	} w[2];
+};
+
+static int window_read(void *arg, size_t at, void *buf, size_t len)
+{
+	struct btf_file *f = arg;
+	ssize_t n;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (at >= f->w[k].at && len <= f->w[k].n && at - f->w[k].at <= f->w[k].n - len)
+			goto copy;
+	if (len > WINDOW)
+		return -1;
+	k = !f->last;
+	n = pread(f->fd, f->w[k].b, WINDOW, (off_t)at);
+	f->w[k].at = at;
+	f->w[k].n = n > 0 ? (size_t)n : 0;
+	if (f->w[k].n < len)
+		return -1;
+copy:
+	f->last = k;
+	memcpy(buf, f->w[k].b + (at - f->w[k].at), len);
+	return 0;
+}
+
 /* task_struct's tgid offset, from the kernel's BTF; -1 with @why. */
 static long tgid_offset(char *why, size_t size)
 {
-	int fd = open(BTF_PATH, O_RDONLY | O_CLOEXEC);
-	unsigned char *buf = NULL;
-	size_t got = 0, off;
+	struct btf_file *f = xcalloc(1, sizeof(*f));
 	struct stat st;
+	size_t off;
 	long r = -1;
 
-	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 0 || (uint64_t)st.st_size > BTF_MAX) {
+	f->fd = open(BTF_PATH, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0 || fstat(f->fd, &st) < 0 || st.st_size <= 0)
 		snprintf(why, size, "signal sender BPF: no kernel BTF (%s)", BTF_PATH);
-		goto out;
-	}
-	buf = xmalloc((size_t)st.st_size);
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	if (btf_member_offset(buf, got, "task_struct", "tgid", &off) == 0 && off < INT16_MAX)
+	else if (btf_member_offset_read(window_read, f, (size_t)st.st_size, "task_struct", "tgid",
+					&off) == 0 && off < INT16_MAX)
 		r = (long)off;
 	else
 		snprintf(why, size, "signal sender BPF: no task_struct.tgid in %s", BTF_PATH);
-out:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f);
 	return r;
 }
 
