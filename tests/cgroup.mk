@@ -38,7 +38,7 @@ check-cgroup-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
 	st=0; \
 	$(VM_RUN) --timeout 1200 -- \
-		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME)' || st=$$?; \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_END_VM_TESTS)' || st=$$?; \
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
 	exit $$st

@@ -75,6 +75,19 @@ void bpfasm_map_lookup(struct bpfasm *p, int map, int16_t key_off, int none)
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_0, 0, none);
 }
 
+void bpfasm_map_update(struct bpfasm *p, int map, int16_t key_off, int16_t value_off,
+		       int32_t flags)
+{
+	bpfasm_emit(p, BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, map);
+	bpfasm_emit(p, 0, 0, 0, 0, 0);
+	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+	bpfasm_emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, key_off);
+	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
+	bpfasm_emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, value_off);
+	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, flags);
+	bpfasm_emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_update_elem);
+}
+
 int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
 		      uint32_t entries)
 {

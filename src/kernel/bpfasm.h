@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bpfasm.h: a tiny BPF assembler and loader, for the programs tpmon
- * writes by hand (cgskb.c, netprobe.c): instructions, forward and
+ * writes by hand (cgskb.c, netprobe.c, sigsender/sigprobe.c): instructions, forward and
  * backward jumps to labels, the raw bpf(2) call, and a load that prints
  * the verifier's words when a program is refused.  No compiler and no
  * libbpf at run time. */
@@ -43,6 +43,11 @@ void bpfasm_link(struct bpfasm *p);
 /* r0 = map_lookup_elem(@map, fp + @key_off); if it is NULL goto
  * @none.  (r1 to r5 are clobbered, as by any call.) */
 void bpfasm_map_lookup(struct bpfasm *p, int map, int16_t key_off, int none);
+
+/* r0 = map_update_elem(@map, fp + @key_off, fp + @value_off, @flags).
+ * (r1 to r5 are clobbered.) */
+void bpfasm_map_update(struct bpfasm *p, int map, int16_t key_off, int16_t value_off,
+		       int32_t flags);
 
 /* A map of @type with @entries entries; -1 with errno. */
 int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,

@@ -97,14 +97,7 @@ static void assemble(struct bpfasm *p, int map, int slot, int probe_read)
 	bpfasm_emit(p, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -24, 0);
 	bpfasm_emit(p, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_7,
 		    (int16_t)(-32 + slot * 8), 0);
-	bpfasm_emit(p, BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, map);
-	bpfasm_emit(p, 0, 0, 0, 0, 0);
-	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
-	bpfasm_emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -16);
-	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
-	bpfasm_emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, -32);
-	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, BPF_NOEXIST);
-	bpfasm_emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_update_elem);
+	bpfasm_map_update(p, map, -16, -32, BPF_NOEXIST);
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_0, 0, L_OUT);
 	add_to_slot(p, map, slot, L_OUT);
 	bpfasm_place(p, L_OUT);

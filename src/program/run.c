@@ -15,6 +15,7 @@
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "kernel/proc.h"
+#include "kernel/sigsender/sigprobe.h"
 #include "measure/ratewin.h"
 #include "program/run.h"
 #include "output/summary.h"
@@ -220,8 +221,23 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	figures_fill(&r->fig, &in, t, final);
 }
 
+/* Who sent the signal that ended the task or stopped tpmon: from its
+ * siginfo (tpmon's own, or ptrace's), else from the signal_generate
+ * probe (into @untraced); NULL where nothing can tell. */
+static const struct tp_sender *end_sender(const struct tp_run *r, struct tp_sender *untraced)
+{
+	if (r->rep->monitor_signal)
+		return &r->monitor_sender;
+	if (r->tk->ptraced)
+		return &r->tk->sender;
+	if (r->rep->signal && sigprobe_sender(r->sigp, r->root, r->rep->signal, untraced))
+		return untraced;
+	return NULL;
+}
+
 void run_finish(struct tp_run *r, bool root_done, int root_status)
 {
+	struct tp_sender untraced;
 	double t = run_now(r);
 
 	if (r->disk) {
@@ -238,8 +254,8 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
-	endwatch_fill(r->endw, r->rep, r->files, r->rep->monitor_signal ? &r->monitor_sender :
-		      r->tk->ptraced ? &r->tk->sender : NULL, r->cg ? cgrun_v2_task(r->cg) : NULL);
+	endwatch_fill(r->endw, r->rep, r->files, end_sender(r, &untraced),
+		      r->cg ? cgrun_v2_task(r->cg) : NULL);
 	if (r->live) {
 		struct tp_live_point p;
 
@@ -405,6 +421,17 @@ static struct tp_gpu *open_gpu(void)
 	return gpu_open(lib, clock_wall());
 }
 
+/* The signal_generate probe (as root, untraced modes): the sender of a
+ * fatal signal, which no siginfo gives there.  Nothing without it. */
+static void open_sigprobe(struct tp_run *r)
+{
+	char why[160];
+
+	r->sigp = sigprobe_open(why, sizeof(why));
+	if (!r->sigp)
+		debug_msg("no signal sender: %s", why);
+}
+
 /* --pid: follow the running process o->pid and its descendants.
  * Returns its pid, or -1 with *status set after printing why. */
 static pid_t attach_task(struct tp_run *r, const struct tp_track_sink *sk, int *status)
@@ -566,6 +593,9 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	r->net = net_new();
 	net_watch(r->net, &r->tree);
 	r->gpu = open_gpu();
+	/* before the task: a signal sent at once is seen too */
+	if (geteuid() == 0 && o->tracking != TP_TRACK_PTRACE && !o->pid)
+		open_sigprobe(r);
 	if (o->pid) {
 		r->root = attach_task(r, &sk, &status);
 		if (r->root < 0)
@@ -628,6 +658,7 @@ void run_close(struct tp_run *r)
 	series_close(r->series);
 	opens_free(r->files);
 	endwatch_free(r->endw);
+	sigprobe_free(r->sigp);
 	snapevents_free(r->watch);
 	ptree_free(&r->tree);
 	track_free(r->tk);

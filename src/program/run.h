@@ -30,6 +30,8 @@
 #include "track/track.h"
 #include "enforce/watchdog.h"
 
+struct tp_sigprobe;
+
 struct tp_run {
 	const struct tp_options *o;
 	struct tp_summary *rep;		/* fig.rep, the caller's */
@@ -50,6 +52,7 @@ struct tp_run {
 	struct tp_cghome *home;		/* without them: tpmon's own, read only, or NULL */
 	struct tp_live *live;		/* live figures (src/live), or NULL */
 	struct tp_endwatch *endw;	/* why the task ended (endcause.h) */
+	struct tp_sigprobe *sigp;	/* a signal's sender, untraced (as root), or NULL */
 	struct tp_sender monitor_sender;	/* of the signal that stopped tpmon */
 	pid_t root, self;		/* the task's main process, tpmon */
 	double t0;			/* CLOCK_MONOTONIC at the start */
