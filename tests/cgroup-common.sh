@@ -26,6 +26,11 @@ cg_require()
 	[ "$(id -u)" -eq 0 ] || skip_all "needs root to set up the delegated and unprivileged settings"
 	[ -z "$TPMON_WRAPPER" ] || skip_all "runs tpmon as another user: not under $TPMON_WRAPPER"
 	command -v setpriv >/dev/null || skip_all "no setpriv"
+	# the test's own cgroup: tpmon as root makes its runs below it
+	cg_own=$cg_mount$(sed -n 's/^0::\(.*\)/\1/p' /proc/self/cgroup)
+	cg_own=${cg_own%/}
+	# (only now: a test that skipped has nothing to clean)
+	trap cg_cleanup EXIT
 	# the unprivileged user writes the outputs and runs the helpers
 	for_other_user
 	chmod 777 "$tmp"
@@ -57,10 +62,23 @@ cg_setting()
 	esac
 }
 
-# cg_left: the tpmon-* cgroups anywhere in the hierarchy, one a line.
+# cg_left: the run cgroups tpmon left, one a line: the tpmon-PID-N
+# directly below the test's own cgroup, below its parent (where tpmon as
+# root makes its run when its own cgroup holds other processes) and below
+# the test's delegated cgroups, whose tpmon PID is gone (a live tpmon's
+# run is its own to remove).  Never the whole hierarchy: other tests
+# (make -j) and any tpmon of the machine run beside it, and cg_cleanup
+# kills what this lists.
 cg_left()
 {
-	find "$cg_mount" -mindepth 1 -type d -name 'tpmon-*' 2>/dev/null
+	# shellcheck disable=SC2086 # the glob: the delegated cgroups, if any
+	find "$cg_own" "${cg_own%/*}" "$cg_mount"/tp-test-$$-* -mindepth 1 -maxdepth 1 \
+		-type d -name 'tpmon-*' 2>/dev/null | sort -u |
+		while read -r tp_d; do
+			tp_p=${tp_d##*/tpmon-}
+			tp_p=${tp_p%%-*}
+			kill -0 "$tp_p" 2>/dev/null || echo "$tp_d"
+		done
 }
 
 # assert_no_cgroup_left: a test point passing when no run cgroup is left.
@@ -83,4 +101,3 @@ cg_cleanup()
 	(exit $tp_status)
 	tp_cleanup
 }
-trap cg_cleanup EXIT
