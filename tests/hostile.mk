@@ -37,6 +37,7 @@ TP_HOSTILE_TESTS = \
 	tests/hostile-clone.test \
 	tests/hostile-cmdline.test \
 	tests/hostile-forkbomb.test \
+	tests/hostile-neighbours.test \
 	tests/hostile-nested.test \
 	tests/hostile-scale.test
 TESTS += $(TP_HOSTILE_TESTS)
