@@ -64,13 +64,35 @@ static bool still_same(const struct tp_track *tk, const struct tp_proc *p)
 	return tree_parent(tk, st.ppid);
 }
 
-/* Send @sig through a pidfd opened before the check, so that the process
- * checked is the one signalled; plain kill() where the kernel has no
- * pidfd_open (before 5.3). */
-static int verified_signal(const struct tp_track *tk, const struct tp_proc *p, int sig)
+/* @sig to the process @fd names (a pidfd), or to @pid where @fd < 0;
+ * then SIGCONT when @cont (after SIGTERM, for stopped processes to act
+ * on it).  The first signal's result, errno kept. */
+static int send_one(int fd, pid_t pid, int sig)
 {
-	int fd = (int)syscall(SYS_pidfd_open, p->pid, 0), r;
+	return fd >= 0 ? (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0) : kill(pid, sig);
+}
 
+static int send_both(int fd, pid_t pid, int sig, bool cont)
+{
+	int r = send_one(fd, pid, sig), e = errno;
+
+	if (cont)
+		send_one(fd, pid, SIGCONT);
+	errno = e;
+	return r;
+}
+
+/* @sig (and SIGCONT, @cont) to @p, checked once, through a pidfd opened
+ * before the check so that the process checked is the one signalled;
+ * plain kill() where the kernel has no pidfd_open (before 5.3).  ptrace's
+ * tracees need no check. */
+static int proc_signal(const struct tp_track *tk, const struct tp_proc *p, int sig, bool cont)
+{
+	int fd, r, e;
+
+	if (tk->ptraced)
+		return send_both(-1, p->pid, sig, cont);
+	fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (fd < 0 && errno == ESRCH)
 		return -1;
 	if (!still_same(tk, p)) {
@@ -80,18 +102,17 @@ static int verified_signal(const struct tp_track *tk, const struct tp_proc *p, i
 		errno = ESRCH;
 		return -1;
 	}
-	if (fd < 0)
-		return kill(p->pid, sig);
-	r = (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
-	close(fd);
+	r = send_both(fd, p->pid, sig, cont);
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = e;
 	return r;
 }
 
 int track_proc_signal(const struct tp_track *tk, const struct tp_proc *p, int sig)
 {
-	if (tk->ptraced)
-		return kill(p->pid, sig);
-	return verified_signal(tk, p, sig);
+	return proc_signal(tk, p, sig, false);
 }
 
 unsigned track_signal_all(struct tp_track *tk, int sig)
@@ -102,12 +123,10 @@ unsigned track_signal_all(struct tp_track *tk, int sig)
 	if (tk->ops->signal_all)
 		return tk->ops->signal_all(tk, sig);
 	for (p = tk->tree->live; p; p = p->next) {
-		if (track_proc_signal(tk, p, sig) == 0)
+		if (proc_signal(tk, p, sig, sig == SIGTERM) == 0)
 			n++;
 		else if (errno != ESRCH)
 			debug_msg("kill %d: %d", (int)p->pid, errno);
-		if (sig == SIGTERM)
-			track_proc_signal(tk, p, SIGCONT);
 	}
 	/* and what the backend never saw (CLONE_UNTRACED, or born since the
 	 * last refresh): the whole cgroup in one write */

@@ -51,6 +51,13 @@ static const struct proc_entry *find(const struct proc_entry *v, size_t n, pid_t
 	return NULL;
 }
 
+/* Has @p of the table ended: the listing's entry @e for its pid is
+ * missing, or shows another start time (the pid reused)? */
+static bool vanished(const struct tp_proc *p, const struct proc_entry *e)
+{
+	return !e || (p->starttime && e->starttime != p->starttime);
+}
+
 /* End the processes of the table that the listing @v lacks, or whose
  * pid it shows reused. */
 static void end_vanished(struct tp_track *tk, const struct proc_entry *v, size_t n)
@@ -63,7 +70,7 @@ static void end_vanished(struct tp_track *tk, const struct proc_entry *v, size_t
 		next = p->next;
 		if (p->pid == tk->root)
 			continue;	/* reaped by wait4, not here */
-		if (!s || (p->starttime && s->starttime != p->starttime))
+		if (vanished(p, s))
 			ptree_thread_gone(tk->tree, p->pid);
 	}
 }
@@ -97,7 +104,7 @@ static void check_tree(struct tp_track *tk)
 
 		/* gone, or its pid reused since: its exit event was dropped */
 		if (before[i] != tk->root && (p = ptree_proc(tk->tree, before[i])) != NULL &&
-		    (!e || (p->starttime && e->starttime != p->starttime)))
+		    vanished(p, e))
 			ptree_thread_gone(tk->tree, before[i]);
 	}
 	free(before);
