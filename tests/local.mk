@@ -48,6 +48,10 @@ check-valgrind:
 	@test -n "$(VALGRIND)" || { echo "valgrind not found"; exit 1; }
 	$(MAKE) $(AM_MAKEFLAGS) check TPMON_WRAPPER="$(VALGRIND_WRAPPER)"
 .PHONY: check-valgrind
+# the longest tests first (conformance 60-90 s, Slurm's time limit 60-90
+# s, mostly waiting): started last, they ran alone at the end of make -j2
+include $(srcdir)/tests/conformance.mk
+include $(srcdir)/tests/slurm.mk
 include $(srcdir)/tests/tracking.mk
 include $(srcdir)/tests/memory.mk
 include $(srcdir)/tests/outputs.mk
@@ -63,9 +67,7 @@ include $(srcdir)/tests/report.mk
 include $(srcdir)/tests/story.mk
 include $(srcdir)/tests/cgroup.mk
 include $(srcdir)/tests/engines.mk
-include $(srcdir)/tests/slurm.mk
 include $(srcdir)/tests/static.mk
 include $(srcdir)/tests/live.mk
 include $(srcdir)/tests/quality.mk
 include $(srcdir)/tests/sizing.mk
-include $(srcdir)/tests/conformance.mk

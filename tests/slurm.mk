@@ -5,8 +5,8 @@
 ## Each test skips itself, saying why, when Slurm is missing or it is not
 ## root.
 TP_SLURM_TESTS = \
-	tests/slurm-jobs.test \
 	tests/slurm-timelimit.test \
+	tests/slurm-jobs.test \
 	tests/slurm-cgroup.test
 TESTS += $(TP_SLURM_TESTS)
 EXTRA_DIST += $(TP_SLURM_TESTS) tests/slurm-lib.sh tests/doc-blocks.sh
