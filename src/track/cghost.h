@@ -50,6 +50,9 @@ int cgrun_why(char *why, size_t size, const char *fmt, ...) ATTR_FORMAT(3, 4);
 /* "tpmon-PID-N": the run's directory name, into @out. */
 void cgrun_run_name(char *out, size_t size);
 
+/* Is run directory @dir older than 10 s, not one being made right now? */
+bool cgrun_settled(const char *dir);
+
 /* Write @v to @dir/@file, warning when it fails.  0, or -1. */
 int cgrun_set(const char *dir, const char *file, uint64_t v);
 

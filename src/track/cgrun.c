@@ -214,6 +214,13 @@ void cgrun_run_name(char *out, size_t size)
 		 (unsigned long)(ts.tv_nsec / 1000) & 0xfffff);
 }
 
+bool cgrun_settled(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) == 0 && time(NULL) - st.st_mtime > 10;
+}
+
 int cgrun_set(const char *dir, const char *file, uint64_t v)
 {
 	if (cgroup_write_u64(dir, file, v) == 0)

@@ -8,7 +8,10 @@
  * where there is swap accounting), pids.max the backstop; the unified
  * hierarchy, where mounted, gives the membership, cgroup.kill, cpu.stat
  * and the cgroup_skb counters; else the freezer stops the tree for the
- * kill.  As root only for now: a delegated v1 cgroup is not looked for. */
+ * kill.  As root only for now: a delegated v1 cgroup is not looked for.
+ * Runs that dead tpmons left (tpmon and its guard both killed) are swept
+ * at the next start in the same cgroups. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "kernel/cgroup_v1.h"
 #include "track/cghost.h"
 #include "track/cgrun.h"
+#include "basic/messages.h"
 
 /* tpmon's own cgroup in the v1 hierarchy of @which, into c->v1_origin.
  * 0, or -1 when that controller is not mounted or tpmon is in none. */
@@ -88,6 +92,78 @@ static int make_one(const char *origin, const char *name, char *run, char *task,
 	return 0;
 }
 
+/* Is the tpmon that made run @name ("tpmon-PID-N") gone?  On v1 a tpmon
+ * never leaves the cgroups it started in: PID free, or taken by a
+ * process that is neither in the memory cgroup this tpmon is in
+ * (@self_mem) nor a tpmon (one someone moved), is gone.  Anything else
+ * is kept: a live run is never swept. */
+static bool maker_gone(const char *name, const char *self_mem)
+{
+	char path[64], mem[TP_CGRUN_PATH];
+	char *text, *comm;
+	int pid;
+	bool gone;
+
+	if (sscanf(name, "tpmon-%d-", &pid) != 1 || pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	errno = 0;
+	text = cgrun_read_text(path);
+	if (!text)
+		return errno == ENOENT || errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	comm = cgrun_read_text(path);
+	gone = comm && strcmp(comm, "tpmon\n") != 0 &&
+	       cgroup_v1_parse_self(text, "memory", mem, sizeof(mem)) == 0 &&
+	       strcmp(mem, self_mem) != 0;
+	free(comm);
+	free(text);
+	return gone;
+}
+
+/* Remove the runs in @origin (one hierarchy's) whose tpmon is gone,
+ * killing what is left in them (thawed first in the freezer's). */
+static void sweep_in(const char *origin, bool freezer, const char *self_mem)
+{
+	char run[TP_CGRUN_PATH], task[TP_CGRUN_PATH];
+	DIR *d = opendir(origin);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "tpmon-", 6) != 0 ||
+		    cgroup_join(run, sizeof(run), origin, e->d_name) < 0 ||
+		    cgroup_join(task, sizeof(task), run, "task") < 0 ||
+		    !cgrun_settled(run) || !maker_gone(e->d_name, self_mem))
+			continue;
+		if (freezer)
+			cgroup_v1_freeze(task, false, 0);
+		cgroup_kill(run, TP_CG_KILL_WAIT_MS, false);
+		if (cgroup_remove(run, TP_CG_REMOVE_WAIT_MS) == 0)
+			debug_msg("cgroup: swept %s", run);
+	}
+	closedir(d);
+}
+
+/* Sweep the dead runs in every hierarchy tpmon uses. */
+static void v1_sweep(const struct tp_cgrun *c)
+{
+	char *self = cgrun_read_text("/proc/self/cgroup");
+	char mem[TP_CGRUN_PATH];
+
+	if (self && cgroup_v1_parse_self(self, "memory", mem, sizeof(mem)) == 0) {
+		int which;
+
+		if (c->origin[0])
+			sweep_in(c->origin, false, mem);
+		for (which = 0; which < TP_CG1__COUNT; which++)
+			if (c->v1_origin[which][0])
+				sweep_in(c->v1_origin[which], which == TP_CG1_FREEZER, mem);
+	}
+	free(self);
+}
+
 static int v1_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 {
 	char name[64];
@@ -97,6 +173,7 @@ static int v1_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 	(void)path;	/* --cgroup=PATH is for cgroup v2 (cgrun_open()) */
 	if (find(c, why, size) < 0)
 		return -1;
+	v1_sweep(c);
 	cgrun_run_name(name, sizeof(name));
 	if (c->origin[0]) {
 		if (make_one(c->origin, name, c->run, c->task, why, size) < 0)

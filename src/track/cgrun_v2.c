@@ -306,14 +306,6 @@ static int v2_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 	return r ? -1 : 0;
 }
 
-/* Is run directory @dir old enough not to be one being made right now? */
-static bool settled(const char *dir)
-{
-	struct stat st;
-
-	return stat(dir, &st) == 0 && time(NULL) - st.st_mtime > 10;
-}
-
 /* Remove the runs in @base that belong to dead tpmons (their monitor leaf
  * is empty), killing what is left in them.  Returns how many. */
 static int v2_sweep(const char *base, const char *except)
@@ -332,7 +324,7 @@ static int v2_sweep(const char *base, const char *except)
 		    cgroup_join(mon, sizeof(mon), run, "monitor") < 0)
 			continue;
 		/* a live tpmon (or its guard) is always in its monitor leaf */
-		if (cgroup_populated(mon) > 0 || !settled(run))
+		if (cgroup_populated(mon) > 0 || !cgrun_settled(run))
 			continue;
 		cgroup_kill(run, TP_CG_KILL_WAIT_MS, true);
 		if (cgroup_remove(run, TP_CG_REMOVE_WAIT_MS) == 0) {
