@@ -68,7 +68,10 @@ static int aggr_pid(const char *buf, size_t len, struct tp_taskstats *out)
 	memset(out, 0, sizeof(*out));
 	out->tid = (pid_t)tid;
 	out->ppid = ts.ac_ppid <= INT32_MAX ? (pid_t)ts.ac_ppid : 0;
-	out->cpu_us = ts.ac_utime + ts.ac_stime;
+	out->cpu_ns = ts.cpu_run_virtual_total;
+	/* a task that ran has a sum_exec_runtime: none means a kernel
+	 * without delay accounting built in */
+	out->cpu_exact = ts.cpu_run_virtual_total > 0 || ts.ac_utime + ts.ac_stime == 0;
 	out->rchar = ts.read_char;
 	out->wchar = ts.write_char;
 	out->read_bytes = ts.read_bytes;

@@ -13,6 +13,7 @@
 #ifndef TPMON_TASKSTATS_H
 #define TPMON_TASKSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -22,7 +23,13 @@ struct tp_taskstats {
 	pid_t tid;			/* the task */
 	pid_t ppid;			/* its parent's process when it ended
 					 * (a thread: its process's parent) */
-	uint64_t cpu_us;		/* user + system CPU time, µs */
+	/* its CPU time, ns: the scheduler's sum_exec_runtime, exact, from
+	 * the delay accounting's part of the record (filled whether or not
+	 * delay accounting is on, where it is built in: Debian, RHEL 8);
+	 * ac_utime and ac_stime are only the scheduler tick's samples (4 ms
+	 * apart at HZ=250), not used */
+	uint64_t cpu_ns;
+	bool cpu_exact;			/* cpu_ns was there (else 0) */
 	uint64_t rchar, wchar;		/* bytes passed to read/write calls */
 	uint64_t read_bytes, write_bytes;	/* storage I/O, bytes */
 	uint64_t cancelled_write_bytes;

@@ -117,7 +117,11 @@ static bool apply(struct tp_exitrec *x, struct tp_track *tk, const struct tp_tas
 		return false;
 	p = th->proc;
 	a = &p->exited;
-	a->cpu_ns += r->cpu_us * 1000;
+	/* with no exact CPU time, the sampled one stays (a lower bound),
+	 * and the records can no longer claim the tree's figures */
+	if (!r->cpu_exact)
+		exitrec_lost(x, "the kernel's records hold no exact CPU time");
+	a->cpu_ns += r->cpu_ns;
 	a->ctxsw += r->ctxsw;
 	a->io.rchar += r->rchar;
 	a->io.wchar += r->wchar;
