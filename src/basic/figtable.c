@@ -114,6 +114,30 @@ static const struct tp_fig_info table[TP_FIG__COUNT] = {
 		"io_pressure_full_us", TP_Q_EXACT },
 };
 
+static const struct tp_series_col series_cols[] = {
+	{ TP_SERIES_WALL_CLOCK, 6, 6 }, { TP_RES_CPU_TIME, 6, 6 }, { TP_RES_CORES, 3, 3 },
+	{ TP_RES_MAX_CONCURRENT_PROCESSES, 0, 0 }, { TP_RES_VIRTUAL_MEMORY, 0, 0 },
+	{ TP_RES_MEMORY, 0, 0 }, { TP_RES_SWAP_MEMORY, 0, 0 }, { TP_RES_BYTES_READ, 0, 0 },
+	{ TP_RES_BYTES_WRITTEN, 0, 0 }, { TP_RES_BYTES_RECEIVED, 3, 0 },
+	{ TP_RES_BYTES_SENT, 3, 0 }, { TP_RES_BANDWIDTH, 3, 3 }, { TP_FIG_MACHINE_LOAD, 0, 0 },
+	/* resource_monitor's disk columns */
+	{ TP_RES_TOTAL_FILES, 0, 0 }, { TP_RES_DISK, 0, 0 },
+	/* tpmon's own */
+	{ TP_RES_GPUS, 0, 0 }, { TP_RES_GPU_MEMORY, 3, 3 }, { TP_FIG_GPU_CORES, 3, 3 },
+	{ TP_FIG_MEMORY_PSS, 1, 1 },
+};
+
+const struct tp_series_col *fig_series_columns(size_t *n)
+{
+	*n = sizeof(series_cols) / sizeof(series_cols[0]);
+	return series_cols;
+}
+
+const char *fig_series_name(const struct tp_series_col *c)
+{
+	return c->fig == TP_SERIES_WALL_CLOCK ? "wall_clock" : table[c->fig].series;
+}
+
 const struct tp_fig_info *fig_info(enum tp_fig f)
 {
 	return &table[f];

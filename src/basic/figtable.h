@@ -11,6 +11,7 @@
 #define TPMON_FIGTABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "basic/resources.h"
 
 /* The figures: the limitable resources (enum tp_res, the same numbers),
@@ -94,6 +95,24 @@ struct tp_fig_info {
 	const char *csv;	/* the report's CSV column, unit in the name */
 	enum tp_fig_quality quality;
 };
+
+/* A column of TEMPLATE.series: its figure (the name is the row's series
+ * column), or TP_SERIES_WALL_CLOCK, and its decimals there and in the
+ * cctools-shaped file (those of cctools' rmsummary_resource_to_str()). */
+#define TP_SERIES_WALL_CLOCK (-1)
+struct tp_series_col {
+	int fig;
+	int decimals, cctools_decimals;
+};
+
+/* The base columns of TEMPLATE.series in their order: resource_monitor's
+ * 13 (rmonitor_log_row()), its 2 disk columns, then tpmon's 4; @n gets
+ * their number.  A cctools-shaped file has the first 13 or 15. */
+const struct tp_series_col *fig_series_columns(size_t *n);
+enum { TP_SERIES_CCTOOLS = 13, TP_SERIES_CCTOOLS_DISK = 15 };
+
+/* The name of series column @c. */
+const char *fig_series_name(const struct tp_series_col *c);
 
 /* The row of figure @f (< TP_FIG__COUNT). */
 const struct tp_fig_info *fig_info(enum tp_fig f);

@@ -2,8 +2,9 @@
 /* series.c: the time series files.  TEMPLATE.series has resource_monitor's
  * columns and units, then tpmon's own (gpus, gpu_memory, gpu_cores,
  * memory_pss), and in a run with a cgroup the table's kernel columns (the
- * PSI totals: basic/figtable.h).  In cctools mode TEMPLATE.series is exactly what cctools'
- * resource_monitor writes (its header, its 15 columns, or 13 without the
+ * PSI totals: basic/figtable.h); the columns, their order and decimals are
+ * the table's (fig_series_columns()).  In cctools mode TEMPLATE.series is
+ * exactly what cctools' resource_monitor writes (its header, its 15 columns, or 13 without the
  * disk footprint, its decimals), for scripts that read Makeflow's monitor
  * directories by position; the 19-column file is TEMPLATE.tpmon.series. */
 #include <stdbool.h>
@@ -19,14 +20,15 @@ struct tp_series {
 	struct tp_outfile *f;
 	unsigned long lines, lost;	/* sample lines tried, lost */
 	bool headless;		/* the header is not written yet */
-	const char *head;	/* the header of this file */
-	char *own_head;		/* it, when made for this run (owned) */
+	char *head;		/* the header of this file (owned) */
+	size_t ncols;		/* its base columns (fig_series_columns()) */
+	bool cctools;		/* resource_monitor's shape and decimals */
 	bool kernel;		/* with the table's kernel columns */
 	struct tp_series *cct;	/* cctools mode: the cctools-shaped .series */
-	bool disk;		/* cctools-shaped: with total_files and disk */
 };
 
-static const char header[] =
+/* tpmon's header: the units, then the columns (malloc'd). */
+static const char units[] =
 	"# Units:\n"
 	"# wall_clock in seconds since the epoch; cpu_time in seconds\n"
 	"# virtual, resident and swap memory in megabytes.\n"
@@ -40,27 +42,20 @@ static const char header[] =
 	"# machine_load when /proc/loadavg is unreadable, the GPU columns without NVML).\n"
 	"# gpus: distinct GPUs used so far; gpu_memory in megabytes and gpu_cores (SM utilization,\n"
 	"# in GPUs) at the sample.\n"
-	"# memory_pss (MB): the sum of each live process's latest PSS, at most its RSS (nan with none).\n"
-	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory "
-	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load total_files disk "
-	"gpus gpu_memory gpu_cores memory_pss\n";
+	"# memory_pss (MB): the sum of each live process's latest PSS, at most its RSS (nan with none).\n";
+static const char kernel_units[] =
+	"# the cgroup's PSI totals (*_pressure_some, *_pressure_full) in us stalled (nan: no such file).\n";
 
-/* resource_monitor's header (rmonitor_summary_header() in cctools'
- * resource_monitor.c), with and without the disk columns. */
-#define CCT_HEADER \
-	"# Units:\n" \
-	"# wall_clock and cpu_time in seconds\n" \
-	"# virtual, resident and swap memory in megabytes.\n" \
-	"# disk in megabytes.\n" \
-	"# bandwidth in Mbps.\n" \
-	"# cpu_time, bytes_read, bytes_written, bytes_sent, and bytes_received show cummulative values.\n" \
-	"# wall_clock, max_concurrent_processes, virtual, resident, swap, files, and disk show values at the sample point.\n" \
-	"#wall_clock cpu_time cores max_concurrent_processes virtual_memory memory swap_memory " \
-	"bytes_read bytes_written bytes_received bytes_sent bandwidth machine_load"
-static const char cct_header_disk[] = CCT_HEADER
-	/* " %25s %25s", "total_files", "disk" */
-	"               total_files                      disk\n";
-static const char cct_header[] = CCT_HEADER "\n";
+/* resource_monitor's units (rmonitor_summary_header() in cctools'
+ * resource_monitor.c); its column line follows. */
+static const char cct_units[] =
+	"# Units:\n"
+	"# wall_clock and cpu_time in seconds\n"
+	"# virtual, resident and swap memory in megabytes.\n"
+	"# disk in megabytes.\n"
+	"# bandwidth in Mbps.\n"
+	"# cpu_time, bytes_read, bytes_written, bytes_sent, and bytes_received show cummulative values.\n"
+	"# wall_clock, max_concurrent_processes, virtual, resident, swap, files, and disk show values at the sample point.\n";
 
 /* The figures whose columns follow memory_pss in a run with a cgroup. */
 static bool kernel_column(int f)
@@ -68,40 +63,48 @@ static bool kernel_column(int f)
 	return fig_info(f)->place == TP_FIGP_KERNEL && fig_info(f)->series;
 }
 
-/* tpmon's header with the kernel columns after memory_pss (malloc'd). */
-static char *kernel_header(void)
+/* Append " NAME" (or, @wide, " %25s" as resource_monitor pads its disk
+ * columns) to the string @s, freed. */
+static char *add_name(char *s, const char *name, bool wide)
 {
-	const char *cols = strstr(header, "#wall_clock");
-	char *s = xasprintf("%.*s# the cgroup's PSI totals (*_pressure_some, *_pressure_full) in us "
-			    "stalled (nan: no such file).\n%.*s", (int)(cols - header), header,
-			    (int)strlen(cols) - 1, cols);
-	char *more;
-	int f;
+	char *more = wide ? xasprintf("%s %25s", s, name) : xasprintf("%s %s", s, name);
 
-	for (f = 0; f < TP_FIG__COUNT; f++)
-		if (kernel_column(f)) {
-			more = xasprintf("%s %s", s, fig_info(f)->series);
-			free(s);
-			s = more;
-		}
-	more = xasprintf("%s\n", s);
 	free(s);
 	return more;
 }
 
-static struct tp_series *open_one(const char *template, const char *suffix,
-				  const char *head, bool kernel)
+/* A header (malloc'd): @head, then "#" and the first @ncols base columns'
+ * names (@cctools: padded as resource_monitor does), then with @kernel
+ * the table's kernel columns. */
+static char *make_header(const char *head, size_t ncols, bool cctools, bool kernel)
+{
+	size_t n, i;
+	const struct tp_series_col *cols = fig_series_columns(&n);
+	char *s = xasprintf("%s%s#%s", head, kernel ? kernel_units : "", fig_series_name(&cols[0]));
+	int f;
+
+	for (i = 1; i < ncols && i < n; i++)
+		s = add_name(s, fig_series_name(&cols[i]), cctools && i >= TP_SERIES_CCTOOLS);
+	for (f = 0; kernel && f < TP_FIG__COUNT; f++)
+		if (kernel_column(f))
+			s = add_name(s, fig_info(f)->series, false);
+	n = strlen(s);
+	s = xreallocarray(s, n + 2, 1);
+	memcpy(s + n, "\n", 2);
+	return s;
+}
+
+static struct tp_series *open_one(const char *template, const char *suffix, char *head)
 {
 	struct tp_outfile *f = outfile_open_output(template, suffix);
 	struct tp_series *se;
 
-	if (!f)
+	if (!f) {
+		free(head);
 		return NULL;
+	}
 	se = xcalloc(1, sizeof(*se));
 	se->f = f;
-	se->kernel = kernel;
-	if (kernel)
-		head = se->own_head = kernel_header();
 	se->head = head;
 	se->headless = outfile_append(f, head, strlen(head)) < 0;
 	return se;
@@ -110,18 +113,26 @@ static struct tp_series *open_one(const char *template, const char *suffix,
 struct tp_series *series_open(const char *template, bool cctools, bool disk, bool kernel)
 {
 	struct tp_series *se, *cct = NULL;
+	size_t n;
 
+	fig_series_columns(&n);
 	if (cctools) {
-		cct = open_one(template, "series", disk ? cct_header_disk : cct_header, false);
+		size_t ncct = disk ? TP_SERIES_CCTOOLS_DISK : TP_SERIES_CCTOOLS;
+
+		cct = open_one(template, "series", make_header(cct_units, ncct, true, false));
 		if (!cct)
 			return NULL;
-		cct->disk = disk;
+		cct->ncols = ncct;
+		cct->cctools = true;
 	}
-	se = open_one(template, cctools ? "tpmon.series" : "series", header, kernel);
+	se = open_one(template, cctools ? "tpmon.series" : "series",
+		      make_header(units, n, false, kernel));
 	if (!se) {
 		series_close(cct);
 		return NULL;
 	}
+	se->ncols = n;
+	se->kernel = kernel;
 	se->cct = cct;
 	return se;
 }
@@ -142,115 +153,87 @@ static int append(struct tp_series *se, const char *line, size_t len)
 	return r;
 }
 
-/* A column of @v with @decimals, "nan" when it is not @known: an unknown
- * value is never written as 0. */
-struct col { char s[40]; };
-
-static const char *col(struct col *c, bool known, double v, int decimals)
-{
-	if (known)
-		snprintf(c->s, sizeof(c->s), "%.*f", decimals, v);
-	else
-		snprintf(c->s, sizeof(c->s), "nan");
-	return c->s;
-}
-
-/* The columns that may be unknown, as both files write them. */
-enum { C_RECV, C_SENT, C_BW, C_LOAD, C_FILES, C_DISK, C_GPUS, C_GPU_MEM, C_GPU_CORES,
-       C__COUNT };
-
-static void unknowable(struct col *c, const struct tp_figures *f, int net_decimals)
+/* Column @c's value at sample @s into @v; false when it is unknown (then
+ * written "nan": an unknown value is never written as 0).  The one place
+ * that knows where a sample holds each column's value. */
+static bool value(const struct tp_series_col *c, const struct tp_sample *s,
+		  const struct tp_figures *f, double *v)
 {
 	const struct tp_summary *rep = f->rep;
-	const double *cur = f->cur;
 
-	col(&c[C_RECV], rep->known[TP_RES_BYTES_RECEIVED], cur[TP_RES_BYTES_RECEIVED], net_decimals);
-	col(&c[C_SENT], rep->known[TP_RES_BYTES_SENT], cur[TP_RES_BYTES_SENT], net_decimals);
+	*v = c->fig >= 0 && c->fig < TP_RES__COUNT ? f->cur[c->fig] : 0;
+	switch (c->fig) {
+	case TP_SERIES_WALL_CLOCK: *v = rep->start + s->t; return true;
+	case TP_RES_CPU_TIME: *v = s->cpu_s; return true;
+	case TP_RES_CORES: return true;
+	case TP_RES_MAX_CONCURRENT_PROCESSES: *v = s->nprocs; return true;
+	case TP_RES_VIRTUAL_MEMORY: *v = s->vm_mb; return true;
+	case TP_RES_MEMORY: *v = s->rss_mb; return true;
+	case TP_RES_SWAP_MEMORY: *v = s->swap_mb; return true;
+	case TP_RES_BYTES_READ: *v = (double)s->acct.io.read_bytes / 1048576.0; return true;
+	case TP_RES_BYTES_WRITTEN: *v = (double)s->acct.io.write_bytes / 1048576.0; return true;
 	/* bandwidth: a rate once its window is full */
-	col(&c[C_BW], rep->known[TP_RES_BANDWIDTH] && f->cur_known[TP_RES_BANDWIDTH],
-	    cur[TP_RES_BANDWIDTH], 3);
-	col(&c[C_LOAD], rep->load_known, rep->machine_load, 0);
-	col(&c[C_FILES], rep->known[TP_RES_TOTAL_FILES], cur[TP_RES_TOTAL_FILES], 0);
-	col(&c[C_DISK], rep->known[TP_RES_DISK], cur[TP_RES_DISK], 0);
-	col(&c[C_GPUS], rep->known[TP_RES_GPUS], cur[TP_RES_GPUS], 0);
-	col(&c[C_GPU_MEM], rep->known[TP_RES_GPU_MEMORY], cur[TP_RES_GPU_MEMORY], 3);
-	col(&c[C_GPU_CORES], rep->known[TP_RES_GPUS], rep->gpu_cores_now, 3);
+	case TP_RES_BANDWIDTH: return rep->known[c->fig] && f->cur_known[c->fig];
+	case TP_FIG_MACHINE_LOAD: *v = rep->machine_load; return rep->load_known;
+	case TP_FIG_GPU_CORES: *v = rep->gpu_cores_now; return rep->known[TP_RES_GPUS];
+	case TP_FIG_MEMORY_PSS: *v = s->pss_mb; return s->nprocs > 0;
+	default: return c->fig >= 0 && c->fig < TP_RES__COUNT && rep->known[c->fig];
+	}
 }
 
-/* One line of the cctools-shaped file: rmonitor_log_row()'s columns with
- * the decimals of cctools' rmsummary_resource_to_str(); "nan" where
- * tpmon does not know the value (resource_monitor measures them all). */
-static void add_cctools(struct tp_series *se, const struct tp_sample *s,
-			const struct tp_figures *f)
+/* " V" for each of @se's columns and, with kernel columns, the table's
+ * (from the summary so far), into @buf.  Its length, or -1 if too long. */
+static int format_line(const struct tp_series *se, const struct tp_sample *s,
+		       const struct tp_figures *f, char *buf, size_t size)
 {
-	const struct tp_summary *rep = f->rep;
-	struct col c[C__COUNT];
-	char line[2048], disk[256] = "";
-	int n;
+	size_t n, i, len = 0;
+	const struct tp_series_col *cols = fig_series_columns(&n);
+	int k;
 
-	unknowable(c, f, 0);
-	if (se->disk)
-		snprintf(disk, sizeof(disk), " %s %s", c[C_FILES].s, c[C_DISK].s);
-	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %s %s %s %s%s\n",
-		rep->start + s->t, s->cpu_s, f->cur[TP_RES_CORES], s->nprocs,
-		s->vm_mb, s->rss_mb, s->swap_mb,
-		(double)s->acct.io.read_bytes / 1048576.0,
-		(double)s->acct.io.write_bytes / 1048576.0,
-		c[C_RECV].s, c[C_SENT].s, c[C_BW].s, c[C_LOAD].s, disk);
-	se->lines++;
-	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
-		se->lost++;
-}
+	for (i = 0; i < se->ncols && i < n && len < size; i++) {
+		double v;
+		bool known = value(&cols[i], s, f, &v);
+		int d = se->cctools ? cols[i].cctools_decimals : cols[i].decimals;
 
-/* The kernel columns of @rep, " N" or " nan" each, into @buf. */
-static const char *kernel_columns(const struct tp_summary *rep, char *buf, size_t size)
-{
-	size_t len = 0;
-	int f;
-
-	buf[0] = '\0';
-	for (f = 0; f < TP_FIG__COUNT && len < size; f++) {
-		struct col c;
+		len += (size_t)(known ? snprintf(buf + len, size - len, "%s%.*f", i ? " " : "", d, v)
+				      : snprintf(buf + len, size - len, "%snan", i ? " " : ""));
+	}
+	for (k = 0; se->kernel && k < TP_FIG__COUNT && len < size; k++) {
 		double v;
 		bool known;
 
-		if (!kernel_column(f))
+		if (!kernel_column(k))
 			continue;
-		known = figures_value(rep, f, &v);	/* before v is read */
-		col(&c, known, v, fig_info(f)->decimals);
-		len += (size_t)snprintf(buf + len, size - len, " %s", c.s);
+		known = figures_value(f->rep, k, &v);	/* before v is read */
+		len += (size_t)(known ? snprintf(buf + len, size - len, " %.*f",
+						 fig_info(k)->decimals, v)
+				      : snprintf(buf + len, size - len, " nan"));
 	}
-	return buf;
+	if (len + 1 >= size)
+		return -1;
+	buf[len++] = '\n';
+	buf[len] = '\0';
+	return (int)len;
+}
+
+/* One line: one write, so a full disk loses whole lines, never halves. */
+static void add_line(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f)
+{
+	char line[4096];
+	int n = format_line(se, s, f, line, sizeof(line));
+
+	se->lines++;
+	if (n < 0 || append(se, line, (size_t)n) < 0)
+		se->lost++;
 }
 
 void series_add(struct tp_series *se, const struct tp_sample *s, const struct tp_figures *f)
 {
-	const struct tp_summary *rep = f->rep;
-	struct col c[C__COUNT];
-	/* 19 fields of at most ~100 characters, and the kernel's */
-	char line[4096], pss[32] = "nan", kernel[1024];
-	int n;
-
 	if (!se)
 		return;
 	if (se->cct)
-		add_cctools(se->cct, s, f);
-	if (s->nprocs > 0)
-		snprintf(pss, sizeof(pss), "%.1f", s->pss_mb);
-	unknowable(c, f, 3);
-	/* one write per line: a full disk loses whole lines, never halves */
-	n = snprintf(line, sizeof(line), "%.6f %.6f %.3f %u %.0f %.0f %.0f %.0f %.0f %s %s %s %s %s %s "
-		"%s %s %s %s%s\n",
-		rep->start + s->t, s->cpu_s, f->cur[TP_RES_CORES], s->nprocs,
-		s->vm_mb, s->rss_mb, s->swap_mb,
-		(double)s->acct.io.read_bytes / 1048576.0,
-		(double)s->acct.io.write_bytes / 1048576.0,
-		c[C_RECV].s, c[C_SENT].s, c[C_BW].s, c[C_LOAD].s, c[C_FILES].s, c[C_DISK].s,
-		c[C_GPUS].s, c[C_GPU_MEM].s, c[C_GPU_CORES].s, pss,
-		se->kernel ? kernel_columns(rep, kernel, sizeof(kernel)) : "");
-	se->lines++;
-	if (n <= 0 || (size_t)n >= sizeof(line) || append(se, line, (size_t)n) < 0)
-		se->lost++;
+		add_line(se->cct, s, f);
+	add_line(se, s, f);
 }
 
 void series_close(struct tp_series *se)
@@ -263,6 +246,6 @@ void series_close(struct tp_series *se)
 			 outfile_path(se->f), se->lost, se->lines,
 			 outfile_error(se->f) ? strerror(outfile_error(se->f)) : "too long");
 	outfile_close(se->f);
-	free(se->own_head);
+	free(se->head);
 	free(se);
 }
