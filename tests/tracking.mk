@@ -10,4 +10,4 @@ TP_TRACKING_TESTS = \
 	tests/tracking-threads-exec.test \
 	tests/tracking-races.test
 TESTS += $(TP_TRACKING_TESTS)
-EXTRA_DIST += $(TP_TRACKING_TESTS)
+EXTRA_DIST += $(TP_TRACKING_TESTS) tests/exact-or-named.sh
