@@ -22,6 +22,7 @@ tests_unit_test_report_timeline_SOURCES = tests/unit/test-report-timeline.c test
 tests_unit_test_report_timeline_LDADD = $(REPORT_LIBS)
 
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-outputs.test \
+	tests/report-devices.test \
 	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test \
 	tests/report-others.test tests/report-timeline.test tests/report-html.test \
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,14 +180,65 @@ static int finish(int dfd, int fd, const char *tmp, const char *base,
 	return 0;
 }
 
+/* Write all of @data to the open @fd, in order (a device or a pipe has
+ * no offsets).  0 or -1. */
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write @data into the device or pipe @base of @dfd as it is (opened
+ * with @flags added): a rename would put a regular file in the place of
+ * /dev/null.  0, -1 (errno), or 1 when it is a pipe no one reads (the
+ * caller then replaces it: a task's pipe must not hold up its summary). */
+static int write_in_place(int dfd, const char *base, int flags, const void *data, size_t len)
+{
+	int fd = openat(dfd, base, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | flags, 0666), r, e;
+
+	if (fd < 0)
+		return errno == ENXIO ? 1 : -1;
+	r = fcntl(fd, F_SETFL, 0) < 0 || write_all(fd, data, len) < 0 ? -1 : 0;
+	e = errno;
+	if (close(fd) < 0 && r == 0)
+		return -1;
+	errno = e;
+	return r;
+}
+
+/* Is @st a file that is written in place, never replaced? */
+static bool in_place(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode);
+}
+
 int outfile_write(const char *path, const void *data, size_t len)
 {
 	const char *base;
 	int dfd = dir_fd(path, &base), fd, r = -1, e;
 	char *tmp = NULL;
+	struct stat st;
 
 	if (dfd < 0)
 		return -1;
+	/* a device or a pipe by that very name (a link is not followed: it
+	 * is replaced, as a task may have put it there) */
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && in_place(&st) &&
+	    (r = write_in_place(dfd, base, O_NOFOLLOW, data ? data : "", data ? len : 0)) <= 0) {
+		e = errno;
+		dir_close(dfd);
+		errno = e;
+		return r;
+	}
 	fd = create_tmp(dfd, base, &tmp);
 	if (fd >= 0)
 		r = finish(dfd, fd, tmp, base, data, len);
@@ -194,6 +246,23 @@ int outfile_write(const char *path, const void *data, size_t len)
 	free(tmp);
 	dir_close(dfd);
 	errno = e;
+	return r;
+}
+
+int outfile_write_named(const char *path, const void *data, size_t len)
+{
+	struct stat st;
+	int r;
+
+	/* a link is followed, as the shell's > follows it (/dev/stdout is
+	 * one): never replaced by a file where it is */
+	if (lstat(path, &st) < 0 || (!S_ISLNK(st.st_mode) && !in_place(&st)))
+		return outfile_write(path, data, len);
+	r = write_in_place(AT_FDCWD, path, O_CREAT | O_TRUNC, data, len);
+	if (r == 1) {
+		errno = ENXIO;	/* a pipe with no reader: the user's to open */
+		return -1;
+	}
 	return r;
 }
 

@@ -38,6 +38,15 @@ void outfile_unpin_dir(void);
 /* Write @len bytes as @path in one go (temporary file, rename).  Returns
  * 0, or -1 with errno set and nothing left behind; prints nothing. */
 int outfile_write(const char *path, const void *data, size_t len);
+/* A device or a pipe by that name (/dev/null, a FIFO someone reads) is
+ * written in place, never replaced; a pipe no one reads is replaced, so
+ * that a task cannot hold up its own summary with one. */
+
+/* outfile_write() for a path the user named on the command line: a link
+ * is followed and written through, as the shell's > does (/dev/stdout,
+ * a link to a regular file), never replaced; a device or a pipe is
+ * written in place; a pipe no one reads is an error (ENXIO). */
+int outfile_write_named(const char *path, const void *data, size_t len);
 
 /* A file written as it grows (the series): created empty under its final
  * name at once, then written through its descriptor, so a link the task

@@ -28,7 +28,7 @@ static int publish(const struct gp *g, const char *made, const char *out)
 
 	if (!data)
 		return -1;
-	r = outfile_write(out, data, len);
+	r = outfile_write_named(out, data, len);
 	if (r < 0)
 		error_msg("plot: cannot write %s: %s", out, strerror(errno));
 	free(data);

@@ -16,7 +16,7 @@
 
 int rp_write_file(const char *path, const void *data, size_t len)
 {
-	return outfile_write(path, data, len);
+	return outfile_write_named(path, data, len);
 }
 
 const char *rp_fmt_alloc(char *buf, size_t len, enum rp_ares a, int64_t v)
