@@ -28,9 +28,18 @@ TP_CGROUP_CONFORMANCE = tests/cgroup-conformance.test
 # v2 in the VM (check-cgroup-vm)
 TP_CGROUP_HOME = tests/cgroup-home.test
 
-TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME)
+# a real Slurm (slurm-wlm) with its cgroup/v2 plugin, IgnoreSystemd=yes:
+# `srun tpmon` reads the task's cgroup; in the VM only (check-cgroup-vm)
+TP_CGROUP_SLURM = tests/cgroup-slurm.test
+
+# a machine that boots systemd, with a lingering user (tests/tools/vm-run-systemd):
+# the user's default tpmon gets a scope; in that VM only (check-systemd-vm)
+TP_CGROUP_SYSTEMD = tests/cgroup-systemd.test
+
+TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) \
+	$(TP_CGROUP_SYSTEMD)
 EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) \
-	$(TP_CGROUP_HOME)
+	$(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_CGROUP_SYSTEMD) tests/tools/vm-run-systemd
 
 # make check-cgroup-vm: the cgroup tests in the VM (see .ci/run).
 VM_RUN = $(abs_top_srcdir)/../shared/tools/vm-run
@@ -38,10 +47,18 @@ check-cgroup-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
 	st=0; \
 	$(VM_RUN) --timeout 1200 -- \
-		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_END_VM_TESTS)' || st=$$?; \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS)' || st=$$?; \
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
+	$(MAKE) $(AM_MAKEFLAGS) check-systemd-vm || st=$$?; \
 	exit $$st
+
+# make check-systemd-vm: tests/cgroup-systemd.test in a VM that boots systemd
+VM_RUN_SYSTEMD = $(abs_top_srcdir)/tests/tools/vm-run-systemd
+check-systemd-vm: all
+	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
+	VM_RUN_BOOT_TIME=1 $(VM_RUN_SYSTEMD) --timeout 600 -- \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_SYSTEMD)'
 
 # the parsers of tpmon's own cgroup v1 directories (src/track/cghome.c)
 check_PROGRAMS += tests/unit/test-cghome
