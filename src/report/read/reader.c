@@ -450,6 +450,7 @@ int rp_read_input(struct rp_store *st, const char *path, int jobs,
 		walk_dir(st, pool, path, &found, 0, 0, 1);
 		rp_pool_free(pool);
 	}
+	rp_store_seal(st);
 	arena_release();
 	if (st->n >= RP_TASKS_MAX) {
 		char *p = safetext_clip(path, 480);

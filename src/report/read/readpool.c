@@ -168,6 +168,7 @@ static void merge(struct rp_pool *p, struct item *it)
 
 		*t = it->task;
 		t->source = source;
+		rp_store_seal(p->st);
 		free(src);
 	} else {
 		rp_task_clear(&it->task);
