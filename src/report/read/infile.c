@@ -27,10 +27,11 @@ static atomic_int noatime_refused;
 
 static int open_noatime(int dirfd, const char *path)
 {
-	int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, fd = -1;
+	int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
 
 	if (!atomic_load_explicit(&noatime_refused, memory_order_relaxed)) {
-		fd = openat(dirfd, path, flags | O_NOATIME);
+		int fd = openat(dirfd, path, flags | O_NOATIME);
+
 		if (fd >= 0 || errno != EPERM)
 			return fd;
 		atomic_store_explicit(&noatime_refused, 1, memory_order_relaxed);
