@@ -32,4 +32,10 @@ FILE *rp_infile_stream(const char *path, char *why, size_t whylen);
 char *rp_infile_slurp(const char *path, size_t max, const char *what, size_t *len,
 		      char *why, size_t whylen);
 
+/* rp_infile_slurp() of @name relative to the open directory @dirfd
+ * (AT_FDCWD: the working directory): no walk of the whole path again for
+ * each file of a directory. */
+char *rp_infile_slurpat(int dirfd, const char *name, size_t max, const char *what,
+			size_t *len, char *why, size_t whylen);
+
 #endif

@@ -35,7 +35,8 @@ void rp_cache_put(struct rp_cache *c, const char *path, int full, bool from_full
 		  const struct stat *sb, const struct rp_task *t);
 
 /* Write what was put to the cache file (a temporary file renamed over
- * it).  0, or -1 after a warning. */
+ * it).  0, or -1 after a warning.  The cache read before is let go
+ * first: rp_cache_get() finds nothing after it. */
 int rp_cache_save(struct rp_cache *c);
 
 void rp_cache_free(struct rp_cache *c);

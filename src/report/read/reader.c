@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,7 +291,7 @@ static void walk_dir(struct rp_store *st, struct rp_pool *pool, const char *dir,
 		     size_t *found, int depth, double lo, double hi)
 {
 	struct dirent **names;
-	int n, i;
+	int n, i, dfd;
 
 	if (depth > RP_DIR_DEPTH_MAX) {
 		rp_pool_flush(pool);
@@ -307,6 +308,9 @@ static void walk_dir(struct rp_store *st, struct rp_pool *pool, const char *dir,
 		skip(st, dir, strerror(errno));
 		return;
 	}
+	/* its files opened relative to it (-1: by their paths) */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rp_pool_dir(pool, dfd);
 	for (i = 0; i < n && st->n < RP_TASKS_MAX; i++) {
 		const char *name = names[i]->d_name;
 		unsigned char type;
@@ -319,6 +323,7 @@ static void walk_dir(struct rp_store *st, struct rp_pool *pool, const char *dir,
 		if (type == DT_DIR) {
 			walk_dir(st, pool, path, found, depth + 1, lo + (hi - lo) * i / n,
 				 lo + (hi - lo) * (i + 1) / n);
+			rp_pool_dir(pool, dfd);
 		} else if (type == DT_REG) {
 			walk_file(st, pool, path, name, names, n, found);
 		} else if (ends_with(name, SUMMARY_EXT) || ends_with(name, FULL_EXT)) {
@@ -331,6 +336,9 @@ static void walk_dir(struct rp_store *st, struct rp_pool *pool, const char *dir,
 		free(path);
 		rp_pool_progress(pool, lo + (hi - lo) * (i + 1) / n);
 	}
+	rp_pool_dir(pool, -1);
+	if (dfd >= 0)
+		close(dfd);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -450,6 +458,7 @@ int rp_read_input(struct rp_store *st, const char *path, int jobs,
 		walk_dir(st, pool, path, &found, 0, 0, 1);
 		rp_pool_free(pool);
 	}
+	rp_store_seal(st);
 	arena_release();
 	if (st->n >= RP_TASKS_MAX) {
 		char *p = safetext_clip(path, 480);

@@ -3,6 +3,7 @@
  * The queue is a batch of BATCH files: the threads take the next file by
  * an atomic counter, each task is kept in the batch's slot, and the
  * calling thread merges the slots in order once all are read. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -24,6 +25,8 @@
 
 struct item {
 	char *path;		/* owned */
+	int dirfd;		/* the directory the file is in, or -1 */
+	bool own_fd;		/* dirfd is this item's to close */
 	int full;		/* read X.tpmon.json beside it instead */
 	bool ok;		/* task read by the scanner */
 	bool from_full;		/* ... from X.tpmon.json */
@@ -40,6 +43,8 @@ struct rp_pool {
 	struct item items[BATCH];
 	size_t n;
 	atomic_size_t next;
+	int dir_src;		/* rp_pool_dir()'s, borrowed; -1: none */
+	int dir_dup;		/* its copy for this batch; -1: none yet */
 	/* progress */
 	bool tty;
 	bool shown;
@@ -69,6 +74,7 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	p->st = st;
 	p->slow = slow;
 	p->cache = cache;
+	p->dir_src = p->dir_dup = -1;
 	p->tty = isatty(STDERR_FILENO);
 	p->t0 = p->last = now();
 	return p;
@@ -79,18 +85,21 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 static bool scan_file(const struct rp_pool *p, struct item *it, const char *path)
 {
 	struct rp_task *t = &it->task;
+	const char *base = strrchr(path, '/'), *name = it->dirfd >= 0 && base ? base + 1 : path;
+	int dirfd = it->dirfd >= 0 && base ? it->dirfd : AT_FDCWD;
 	char why[256], *text;
 	size_t len = 0;
 	bool ok;
 
 	rp_task_init(t);
 	if (p->cache) {
-		it->stamped = stat(path, &it->sb) == 0;
+		it->stamped = fstatat(dirfd, name, &it->sb, 0) == 0;
 		if (it->stamped && rp_cache_get(p->cache, it->path, it->full, &it->sb, t,
 						&it->from_full))
 			return true;
 	}
-	text = rp_infile_slurp(path, RP_SUMMARY_MAX, "a summary", &len, why, sizeof(why));
+	text = rp_infile_slurpat(dirfd, name, RP_SUMMARY_MAX, "a summary", &len, why,
+				 sizeof(why));
 	ok = text && rp_sumscan_fill(t, text, len) == 0;
 	free(text);
 	return ok;
@@ -168,6 +177,7 @@ static void merge(struct rp_pool *p, struct item *it)
 
 		*t = it->task;
 		t->source = source;
+		rp_store_seal(p->st);
 		free(src);
 	} else {
 		rp_task_clear(&it->task);
@@ -188,8 +198,12 @@ void rp_pool_flush(struct rp_pool *p)
 	worker(p);
 	for (j = 0; j < nth; j++)
 		pthread_join(th[j], NULL);
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		merge(p, &p->items[i]);
+		if (p->items[i].own_fd)
+			close(p->items[i].dirfd);
+	}
+	p->dir_dup = -1;
 	p->files += p->n;
 	p->n = 0;
 	progress_show(p);
@@ -202,9 +216,22 @@ void rp_pool_add(struct rp_pool *p, const char *path, int full)
 	if (p->n == BATCH)
 		rp_pool_flush(p);
 	it = &p->items[p->n++];
+	it->own_fd = false;
+	if (p->dir_src >= 0 && p->dir_dup < 0) {
+		/* (-1 when out of descriptors: the path is opened then) */
+		p->dir_dup = fcntl(p->dir_src, F_DUPFD_CLOEXEC, 3);
+		it->own_fd = p->dir_dup >= 0;
+	}
+	it->dirfd = p->dir_dup;
 	it->path = xstrdup(path);
 	it->full = full;
 	it->ok = it->from_full = it->stamped = false;
+}
+
+void rp_pool_dir(struct rp_pool *p, int dirfd)
+{
+	p->dir_src = dirfd;
+	p->dir_dup = -1;
 }
 
 void rp_pool_free(struct rp_pool *p)

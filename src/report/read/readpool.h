@@ -28,6 +28,11 @@ struct rp_pool;
 struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 			    struct rp_cache *cache);
 
+/* The files queued from now on are in the open directory @dirfd
+ * (borrowed: the pool keeps a copy of it while it needs one; -1: none),
+ * and are opened relative to it. */
+void rp_pool_dir(struct rp_pool *p, int dirfd);
+
 /* Queue the summary @path (copied), read as @slow would read it with
  * @full.  Read and merged at the latest by the next rp_pool_flush(). */
 void rp_pool_add(struct rp_pool *p, const char *path, int full);

@@ -75,16 +75,19 @@ void rp_task_init(struct rp_task *t)
 
 void rp_task_clear(struct rp_task *t)
 {
-	free(t->category);
-	free(t->command);
-	free(t->exit_type);
-	free(t->host);
-	free(t->cause);
-	free(t->detail);
-	free(t->notes);
-	free(t->notes_text);
+	if (!t->pooled) {
+		free(t->category);
+		free(t->command);
+		free(t->exit_type);
+		free(t->host);
+		free(t->cause);
+		free(t->detail);
+		free(t->notes);
+		free(t->notes_text);
+	}
 	t->category = t->command = t->exit_type = t->host = NULL;
 	t->cause = t->detail = t->notes = t->notes_text = NULL;
+	t->pooled = false;
 }
 
 /* cctools' category code puts a task in its histograms when its summary

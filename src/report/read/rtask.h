@@ -71,14 +71,15 @@ struct rp_task {
 	double v[RP_RES__COUNT];	/* NAN when unknown */
 	double given[RP_G__COUNT];	/* allocated by the engine; NAN unknown */
 	double req_wall_time;	/* the wall time requested (a limit), s; NAN unknown */
-	char *category;		/* owned; "default" when the task has none */
-	char *command;		/* owned or NULL */
-	char *exit_type;	/* owned or NULL (the summary had none) */
-	char *host;		/* owned or NULL */
-	char *cause;		/* owned or NULL: the summary's end.cause */
-	char *detail;		/* owned or NULL: end.detail, one sentence */
-	char *notes;		/* owned or NULL: the notes' codes, ", " between */
-	char *notes_text;	/* owned or NULL: "code: text" each, "; " between */
+	/* the strings: owned, or the store's when @pooled (rp_store_seal()) */
+	char *category;		/* or NULL: "default" then */
+	char *command;		/* or NULL */
+	char *exit_type;	/* or NULL (the summary had none) */
+	char *host;		/* or NULL */
+	char *cause;		/* or NULL: the summary's end.cause */
+	char *detail;		/* or NULL: end.detail, one sentence */
+	char *notes;		/* or NULL: the notes' codes, ", " between */
+	char *notes_text;	/* or NULL: "code: text" each, "; " between */
 	size_t nnotes;		/* how many notes the summary gave */
 	const char *source;	/* borrowed from the store's list of sources */
 	double started, ended;	/* seconds since the epoch; NAN unknown */
@@ -87,12 +88,13 @@ struct rp_task {
 	enum rp_end end;
 	bool normal;		/* enters cctools' histograms: exit_type absent or "normal" */
 	bool partial;		/* the summary said "partial": true */
+	bool pooled;		/* the strings are the store's, not owned */
 };
 
 /* @t empty: every value unknown (NAN), no strings, status unknown. */
 void rp_task_init(struct rp_task *t);
 
-/* Free what @t owns (not @t itself). */
+/* Free what @t owns (not @t itself; not the strings when pooled). */
 void rp_task_clear(struct rp_task *t);
 
 /* Set @t->end and @t->normal from its exit_type and exit_status. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* store.c: the report's tasks in reading order and their grouping. */
+/* store.c: the report's tasks in reading order, the strings they share,
+ * and their grouping. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report/read/store.h"
@@ -11,38 +13,155 @@ void rp_store_init(struct rp_store *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Strings are packed into blocks of this size; a longer one gets a block
+ * of its own. */
+#define STR_BLOCK (1 << 20)
+
 void rp_store_free(struct rp_store *st)
 {
 	size_t i;
 
 	for (i = 0; i < st->n; i++)
 		rp_task_clear(&st->tasks[i]);
-	for (i = 0; i < st->nsrc; i++)
-		free(st->sources[i]);
+	for (i = 0; i < st->str.nblocks; i++)
+		free(st->str.blocks[i]);
+	free(st->str.blocks);
+	free(st->str.slot);
 	free(st->tasks);
-	free(st->sources);
 	memset(st, 0, sizeof(*st));
 }
 
-/* A copy of @path kept by the store for tasks to borrow. */
+/* A new block of @size bytes, kept by the store. */
+static char *str_block(struct rp_strings *s, size_t size)
+{
+	char *b = xmalloc(size);
+
+	s->blocks = xreallocarray(s->blocks, s->nblocks + 1, sizeof(char *));
+	s->blocks[s->nblocks++] = b;
+	return b;
+}
+
+/* A copy of @str (@len bytes and its NUL) packed into the store's blocks. */
+static const char *str_copy(struct rp_strings *s, const char *str, size_t len)
+{
+	char *p;
+
+	if (len + 1 > STR_BLOCK / 16) {
+		p = str_block(s, len + 1);
+	} else {
+		if (!s->cur || s->used + len + 1 > STR_BLOCK) {
+			s->cur = str_block(s, STR_BLOCK);
+			s->used = 0;
+		}
+		p = s->cur + s->used;
+		s->used += len + 1;
+	}
+	memcpy(p, str, len + 1);
+	return p;
+}
+
+/* FNV-1a over @len bytes of @str. */
+static size_t str_hash(const char *str, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)str[i]) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The hash table twice as large, every string in it again. */
+static void str_grow(struct rp_strings *s)
+{
+	size_t n = s->nslot ? 2 * s->nslot : 1024, i;
+	const char **slot = xcalloc(n, sizeof(*slot));
+
+	for (i = 0; i < s->nslot; i++) {
+		const char *str = s->slot[i];
+		size_t h;
+
+		if (!str)
+			continue;
+		for (h = str_hash(str, strlen(str)) & (n - 1); slot[h]; h = (h + 1) & (n - 1))
+			;
+		slot[h] = str;
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->nslot = n;
+}
+
+const char *rp_store_intern(struct rp_store *st, const char *str)
+{
+	struct rp_strings *s = &st->str;
+	size_t len = strlen(str), h;
+
+	if (2 * (s->count + 1) > s->nslot)
+		str_grow(s);
+	for (h = str_hash(str, len) & (s->nslot - 1); s->slot[h]; h = (h + 1) & (s->nslot - 1))
+		if (strcmp(s->slot[h], str) == 0)
+			return s->slot[h];
+	s->count++;
+	return s->slot[h] = str_copy(s, str, len);
+}
+
+/* @*field, owned, replaced by the store's copy (NULL stays NULL). */
+static void seal_string(struct rp_store *st, char **field)
+{
+	char *own = *field;
+
+	if (own) {
+		*field = (char *)rp_store_intern(st, own);
+		free(own);
+	}
+}
+
+void rp_store_seal(struct rp_store *st)
+{
+	struct rp_task *t = st->n ? &st->tasks[st->n - 1] : NULL;
+
+	if (!t || t->pooled)
+		return;
+	seal_string(st, &t->category);
+	seal_string(st, &t->command);
+	seal_string(st, &t->exit_type);
+	seal_string(st, &t->host);
+	seal_string(st, &t->cause);
+	seal_string(st, &t->detail);
+	seal_string(st, &t->notes);
+	seal_string(st, &t->notes_text);
+	t->pooled = true;
+}
+
+/* A copy of @path kept by the store for tasks to borrow: the last one
+ * again when it is the same (a log's tasks), else a new one, packed (a
+ * million paths, each different, would only fill the hash table). */
 static const char *store_source(struct rp_store *st, const char *path)
 {
-	if (st->nsrc > 0 && strcmp(st->sources[st->nsrc - 1], path) == 0)
-		return st->sources[st->nsrc - 1];
-	if (st->nsrc == st->srccap) {
-		st->srccap = st->srccap ? 2 * st->srccap : 64;
-		st->sources = xreallocarray(st->sources, st->srccap, sizeof(char *));
-	}
-	st->sources[st->nsrc] = xstrdup(path);
-	return st->sources[st->nsrc++];
+	struct rp_strings *s = &st->str;
+
+	if (!s->last || strcmp(s->last, path) != 0)
+		s->last = str_copy(s, path, strlen(path));
+	return s->last;
+}
+
+/* The capacity after @cap: double while small, then by an eighth, so that
+ * a million tasks leave little room unused at the end. */
+static size_t next_cap(size_t cap)
+{
+	if (cap < 256)
+		return 256;
+	return cap < (1 << 16) ? 2 * cap : cap + cap / 8;
 }
 
 struct rp_task *rp_store_add(struct rp_store *st, const char *source)
 {
 	struct rp_task *t;
 
+	rp_store_seal(st);
 	if (st->n == st->cap) {
-		st->cap = st->cap ? 2 * st->cap : 256;
+		st->cap = next_cap(st->cap);
 		st->tasks = xreallocarray(st->tasks, st->cap, sizeof(*t));
 	}
 	t = &st->tasks[st->n++];
@@ -94,38 +213,57 @@ static const char *group_key(const struct rp_task *t, enum rp_by by,
 }
 
 struct keyed {
-	char *key;
+	const char *key;	/* interned: equal keys, equal pointers */
 	size_t idx;
 };
 
 static int cmp_keyed(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
+	int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
 
 	if (c)
 		return c;
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-struct rp_group *rp_store_group(const struct rp_store *st, enum rp_by by,
-				size_t *n)
+/* Every task's key, interned in @keys (a store of strings only): a group
+ * key costs a pointer per task, not a copy. */
+static struct keyed *group_keys(const struct rp_store *st, enum rp_by by,
+				struct rp_store *keys)
 {
 	struct keyed *k = xreallocarray(NULL, st->n ? st->n : 1, sizeof(*k));
-	struct rp_group *g = xreallocarray(NULL, st->n ? st->n : 1, sizeof(*g));
 	char buf[256];
-	size_t i, ng = 0;
+	size_t i;
 
 	for (i = 0; i < st->n; i++) {
-		k[i].key = xstrdup(group_key(&st->tasks[i], by, buf, sizeof(buf)));
+		k[i].key = rp_store_intern(keys, group_key(&st->tasks[i], by, buf, sizeof(buf)));
 		k[i].idx = i;
 	}
 	qsort(k, st->n, sizeof(*k), cmp_keyed);
+	return k;
+}
+
+struct rp_group *rp_store_group(const struct rp_store *st, enum rp_by by,
+				size_t *n)
+{
+	struct rp_store keys;
+	struct keyed *k;
+	struct rp_group *g;
+	size_t i, ng = 0;
+
+	rp_store_init(&keys);
+	k = group_keys(st, by, &keys);
+	for (i = 0; i < st->n; i++)
+		if (i == 0 || k[i].key != k[i - 1].key)
+			ng++;
+	g = xreallocarray(NULL, ng ? ng : 1, sizeof(*g));
+	ng = 0;
 	for (i = 0; i < st->n; i++) {
-		if (ng == 0 || strcmp(k[i].key, g[ng - 1].name) != 0) {
+		if (i == 0 || k[i].key != k[i - 1].key) {
 			size_t run = 1;
 
-			while (i + run < st->n && strcmp(k[i + run].key, k[i].key) == 0)
+			while (i + run < st->n && k[i + run].key == k[i].key)
 				run++;
 			g[ng].name = xstrdup(k[i].key);
 			g[ng].label = NULL;
@@ -135,9 +273,8 @@ struct rp_group *rp_store_group(const struct rp_store *st, enum rp_by by,
 		}
 		g[ng - 1].idx[g[ng - 1].n++] = k[i].idx;
 	}
-	for (i = 0; i < st->n; i++)
-		free(k[i].key);
 	free(k);
+	rp_store_free(&keys);
 	*n = ng;
 	return g;
 }

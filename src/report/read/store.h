@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* store.h: every task the report has read, in reading order, and the
- * groups (categories) they fall into. */
+/* store.h: every task the report has read, in reading order, the
+ * strings they share (each distinct one kept once), and the groups
+ * (categories) they fall into. */
 #ifndef TPMON_REPORT_STORE_H
 #define TPMON_REPORT_STORE_H
 
@@ -11,11 +12,23 @@
  * there (and say so). */
 #define RP_TASKS_MAX 10000000
 
+/* The store's strings: packed in blocks that live as long as the store,
+ * no allocation of their own; those interned are found again through a
+ * hash table of open addressing. */
+struct rp_strings {
+	char **blocks;		/* owned, each owned */
+	size_t nblocks;
+	char *cur;		/* the block strings are packed into */
+	size_t used;		/* bytes of it used */
+	const char **slot;	/* the interned strings; NULL: free */
+	size_t nslot, count;	/* nslot: 0 or a power of 2 */
+	const char *last;	/* the last source copied (rp_store_add()) */
+};
+
 struct rp_store {
 	struct rp_task *tasks;
 	size_t n, cap;
-	char **sources;		/* owned paths that tasks' source borrow */
-	size_t nsrc, srccap;
+	struct rp_strings str;	/* the tasks' strings, once sealed, and sources */
 	size_t skipped;		/* inputs skipped with a warning */
 	size_t kinds[RP_K__COUNT];	/* tasks read of each kind */
 	size_t unended;		/* records of tasks not ended (running,
@@ -36,8 +49,18 @@ void rp_store_init(struct rp_store *st);
 void rp_store_free(struct rp_store *st);
 
 /* A new task at the end of the store: every value unknown (NAN), no
- * strings, exit status unknown.  Valid until the next rp_store_add(). */
+ * strings, exit status unknown.  Valid until the next rp_store_add(),
+ * which seals it: its strings become the store's (rp_store_seal()). */
 struct rp_task *rp_store_add(struct rp_store *st, const char *source);
+
+/* The last task's strings, owned until now, replaced by the store's
+ * interned copies (freed, and the task marked pooled).  The readers call
+ * it when they are done; a store that is read is sealed. */
+void rp_store_seal(struct rp_store *st);
+
+/* The store's one copy of @s (any length, any bytes but NUL): the same
+ * pointer for equal strings, valid until rp_store_free(). */
+const char *rp_store_intern(struct rp_store *st, const char *s);
 
 /* Drop the last task added (a parse that failed half way). */
 void rp_store_drop_last(struct rp_store *st);
