@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "basic/messages.h"
 #include "basic/safetext.h"
@@ -348,6 +349,7 @@ int rp_cache_save(struct rp_cache *c)
 {
 	char *tmp = xasprintf("%s.tmp%ld", c->path, (long)getpid());
 	uint64_t sum = FNV_BASIS, count = c->nout;
+	struct stat st;
 	FILE *f;
 	int r = -1;
 
@@ -355,6 +357,13 @@ int rp_cache_save(struct rp_cache *c)
 	free(c->slot);
 	c->old = NULL;
 	c->slot = NULL;
+	/* a cache is a regular file: --cache=/dev/null or a FIFO (or a link
+	 * to one) is never replaced by one, as the rename below would; its
+	 * load said so */
+	if (stat(c->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(tmp);
+		return -1;
+	}
 	f = fopen(tmp, "wbx");
 	if (f) {
 		int w = save_part(f, c->ident.p, c->ident.n, &sum) |
