@@ -162,16 +162,17 @@ static const char *needs_ptrace(const struct tp_options *o)
 /* --tracking=auto resolved, and the reason in words into @reason: the
  * cgroup mode where tpmon has cgroups of its own (@c) and nothing asks for
  * ptrace (needs_ptrace()), else ptrace.  A forced mode is kept. */
-static void choose_tracking(struct tp_options *o, const struct tp_cgrun *c, const char *why,
-			    char *reason, size_t size)
+static void choose_tracking(struct tp_options *o, const struct tp_cgrun *c, bool scoped,
+			    const char *why, char *reason, size_t size)
 {
 	const char *ptrace_why = needs_ptrace(o);
-	char who[64];
+	char who[128];
 
 	if (getuid() == 0)
 		snprintf(who, sizeof(who), "as root");
 	else
-		snprintf(who, sizeof(who), "as uid %d", (int)getuid());
+		snprintf(who, sizeof(who), "as uid %d%s", (int)getuid(),
+			 scoped ? ", in a scope the user's systemd gave" : "");
 	if (o->tracking_forced)
 		snprintf(reason, size, "--tracking given%s%s", c ? ", in " : "",
 			 c ? cgrun_layout(c) : "");
@@ -196,14 +197,17 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 	struct tp_cgrun *c = NULL;
 	const char *hint;
 	char why[1024] = "--cgroup=no";
+	bool scoped = false;
 
 	*status = 0;
 	if (o->pid)
 		return NULL;	/* TP_TRACK_ATTACH, from the options */
 	if (o->cgroup != TP_CGROUP_NO) {
 		c = cgrun_open(o->cgroup_path, why, sizeof(why));
-		if (!c && o->cgroup == TP_CGROUP_AUTO && ask_scope(why, sizeof(why)) == 0)
+		if (!c && o->cgroup == TP_CGROUP_AUTO && ask_scope(why, sizeof(why)) == 0) {
 			c = cgrun_open(NULL, why, sizeof(why));
+			scoped = c != NULL;
+		}
 	}
 	if (c)
 		cgrun_guard(c);
@@ -213,7 +217,7 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 		*status = TP_STATUS_FAILURE;
 		return NULL;
 	}
-	choose_tracking(o, c, why, reason, size);
+	choose_tracking(o, c, scoped, why, reason, size);
 	debug_msg("tracking: %s (%s)", o->tracking == TP_TRACK_CGROUP ? "cgroup" :
 		  o->tracking == TP_TRACK_POLL ? "poll" : "ptrace", reason);
 	hint = c || o->cgroup == TP_CGROUP_NO ? NULL : cgrun_hint();
