@@ -144,6 +144,18 @@ static void test_records(void)
 	len = record(&b, 9, &ts, offsetof(struct taskstats, nivcsw) + 8, false, false);
 	ok(taskstats_parse(b.m.buf, len, FAMILY, &r) == 1 && r.tid == 9 && r.ctxsw == 7,
 	   "a shorter struct that holds the fields read");
+	/* a kernel without delay accounting built in: only the tick's
+	 * samples, so the CPU time is not exact (exitrec.c then gives
+	 * lower bounds) */
+	ts.cpu_run_virtual_total = 0;
+	len = record(&b, 4321, &ts, sizeof(ts), false, false);
+	ok(taskstats_parse(b.m.buf, len, FAMILY, &r) == 1 && !r.cpu_exact && r.cpu_ns == 0,
+	   "no sum_exec_runtime in the record: its CPU time is not exact");
+	ts.ac_utime = ts.ac_stime = 0;
+	len = record(&b, 4321, &ts, sizeof(ts), false, false);
+	ok(taskstats_parse(b.m.buf, len, FAMILY, &r) == 1 && r.cpu_exact,
+	   "a task that never ran: 0, exactly");
+	sample_stats(&ts);
 	len = record(&b, 9, &ts, offsetof(struct taskstats, nvcsw), false, false);
 	is_int(taskstats_parse(b.m.buf, len, FAMILY, &r), -1, "a struct cut before them: refused");
 	len = record(&b, 0, &ts, sizeof(ts), false, false);
