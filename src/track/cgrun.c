@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -95,6 +97,27 @@ struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize)
 	return NULL;
 }
 
+/* Close every descriptor from 3 up but @keep: close_range(2) (5.9), or
+ * one by one up to the descriptor limit (RHEL 8's 4.18).  The guard must
+ * hold nothing of tpmon's or of whoever started it. */
+static void close_all_but(int keep)
+{
+	struct rlimit rl;
+	rlim_t f, top = 65536;
+
+#ifdef SYS_close_range
+	if ((keep <= 3 || syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0) &&
+	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+		return;
+#endif
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < top)
+		top = rl.rlim_cur;
+	for (f = 3; f < top; f++)
+		if (f != (rlim_t)keep)
+			close((int)f);
+}
+
 /* The guard's life: wait for tpmon's word or its death. */
 static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd)
 {
@@ -118,9 +141,7 @@ static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd)
 	for (f = 0; f < 3; f++)
 		if (null >= 0 && null != f)
 			dup2(null, f);
-	for (f = 3; f < 1024; f++)
-		if (f != fd)
-			close(f);
+	close_all_but(fd);
 	do
 		n = read(fd, &ch, 1);
 	while (n < 0 && errno == EINTR);
