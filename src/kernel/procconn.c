@@ -62,11 +62,15 @@ int procconn_parse(const void *buf, size_t len, struct tp_pc_event *ev)
 		ev->tid = pe.event_data.exit.process_pid;
 		ev->status = (int)pe.event_data.exit.exit_code;
 		break;
-	case PROC_EVENT_NONE:	/* an ack: numbered by the listener, not the CPU */
-		return 0;
 	default:
 		/* uid, gid, sid, ptrace, comm, coredump: they are numbered
-		 * too, so the caller still checks their sequence */
+		 * too, so the caller still checks their sequence.  So is an
+		 * ack (PROC_EVENT_NONE), which every listener gets when any
+		 * process of the machine subscribes or unsubscribes (another
+		 * tpmon starting): the kernel's send_msg() numbers it with
+		 * the CPU's counter.  Skipping its number read as a lost
+		 * event.  An ack with cpu -1 (as cn_proc_ack() fills it
+		 * before send_msg() overwrites it) is not checked. */
 		return 2;
 	}
 	if (ev->pid <= 0 || ev->tid <= 0)

@@ -34,9 +34,10 @@ struct tp_pc_event {
 };
 
 /* Parse one datagram of @len bytes.  Returns 1 with *@ev filled for a
- * fork, exec or exit event; 2 for another kind of event (uid, comm, ...),
- * with only @cpu and @seq set (it is numbered too); 0 for a message to
- * ignore (an ack, another connector); -1 for a malformed one. */
+ * fork, exec or exit event; 2 for another kind of event (uid, comm, an
+ * ack, ...), with only @cpu and @seq set (it is numbered too); 0 for a
+ * message to ignore (another connector, a netlink error); -1 for a
+ * malformed one. */
 int procconn_parse(const void *buf, size_t len, struct tp_pc_event *ev);
 
 /* The sequence numbers seen, per CPU, to find gaps. */

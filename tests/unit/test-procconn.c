@@ -110,9 +110,17 @@ static void test_others(void)
 	ok(procconn_parse(m.buf, len, &ev) == 2 && ev.cpu == 2 && ev.seq == 40,
 	   "another kind: numbered, not an event of ours");
 
+	/* an ack of another process's subscription, numbered by its CPU
+	 * (send_msg()): its number must be checked, or the next event of
+	 * that CPU reads as a gap */
+	event(&pe, PROC_EVENT_NONE, 1);
+	len = build(&m, &pe, sizeof(pe), 41);
+	ok(procconn_parse(m.buf, len, &ev) == 2 && ev.cpu == 1 && ev.seq == 41,
+	   "an ack: numbered by its CPU, not an event of ours");
 	event(&pe, PROC_EVENT_NONE, 0xffffffffU);
 	len = build(&m, &pe, sizeof(pe), 1);
-	ok(procconn_parse(m.buf, len, &ev) == 0, "an ack: ignored");
+	ok(procconn_parse(m.buf, len, &ev) == 2 && ev.cpu == 0xffffffffU,
+	   "an ack with cpu -1: not an event of ours (its number is not checked)");
 
 	event(&pe, PROC_EVENT_FORK, 0);
 	pe.event_data.fork.child_pid = 7;
@@ -167,7 +175,7 @@ static void test_seq(void)
 
 int main(void)
 {
-	plan(23);
+	plan(24);
 	test_kinds();
 	test_others();
 	test_seq();
