@@ -6,7 +6,8 @@
 ## each runs its cases as root, as a user in a delegated cgroup and as a
 ## user without one (tests/cgroup-common.sh).  cgroup-hybrid.test is the
 ## other way round: it runs natively, as root, on a cgroup v1 or hybrid
-## host (this project's), and skips on pure v2.  Included by
+## host (this project's), and skips on pure v2; cgroup-v1only.test runs it
+## again with the unified hierarchy unmounted (RHEL 8's layout).  Included by
 ## tests/local.mk.
 TP_CGROUP_TESTS = \
 	tests/cgroup-basic.test \
@@ -17,6 +18,7 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-exact.test \
 	tests/cgroup-net.test \
 	tests/cgroup-hybrid.test \
+	tests/cgroup-v1only.test \
 	tests/cgroup-delegated.test \
 	tests/cgroup-scope.test
 # the conformance matrix's cgroup rows (tests/conformance.mk): a VM of its
