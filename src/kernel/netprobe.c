@@ -30,6 +30,7 @@
  * the others (see doc/INTERNALS.md). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,7 @@ struct slot_value {
 struct tp_netprobe {
 	int map;
 	int peek;			/* kprobes: threads in a MSG_PEEK receive */
+	int cgroup;			/* a cgroup array: the tree's cgroup, or -1 */
 	int prog[NPROGS];
 	int link[NLINKS];		/* the raw tracepoints' or perf events' */
 	enum netprobe_source source;
@@ -100,9 +102,18 @@ static void add_to_slot(struct bpfasm *p, int map, int slot, int none)
 }
 
 /* From L_FAM on, with the bytes in r7: add them to the caller's @slot. */
-static void emit_count(struct bpfasm *p, int map, int slot)
+static void emit_count(struct bpfasm *p, int map, int cgroup, int slot)
 {
 	bpfasm_place(p, L_FAM);
+	if (cgroup >= 0) {
+		/* not a process of the cgroup (0): out; 1, or the array
+		 * still empty (-EAGAIN, at the self-check): counted */
+		bpfasm_emit(p, BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, cgroup);
+		bpfasm_emit(p, 0, 0, 0, 0, 0);
+		bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, 0);
+		bpfasm_emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_current_task_under_cgroup);
+		bpfasm_jump(p, BPF_JEQ, BPF_REG_0, 0, L_OUT);
+	}
 	/* the key, the caller's thread-group id, at fp - 16 */
 	bpfasm_emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_pid_tgid);
 	bpfasm_emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_0, 0, 0, 32);
@@ -135,7 +146,7 @@ static void emit_result(struct bpfasm *p, int16_t off)
 
 /* The tracepoint's program of @slot, reading kernel memory with helper
  * @probe_read.  Registers: r6 the tracepoint's arguments, r7 the bytes. */
-static void assemble(struct bpfasm *p, int map, int slot, int probe_read)
+static void assemble(struct bpfasm *p, int map, int cgroup, int slot, int probe_read)
 {
 	memset(p, 0, sizeof(*p));
 	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
@@ -158,7 +169,7 @@ static void assemble(struct bpfasm *p, int map, int slot, int probe_read)
 	bpfasm_emit(p, BPF_LDX | BPF_MEM | BPF_H, BPF_REG_1, BPF_REG_10, -8, 0);
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_1, AF_INET, L_FAM);
 	bpfasm_jump(p, BPF_JNE, BPF_REG_1, AF_INET6, L_OUT);
-	emit_count(p, map, slot);
+	emit_count(p, map, cgroup, slot);
 }
 
 /* The kretprobes' program of @slot (pt_regs in r6, the bytes in r7):
@@ -178,7 +189,7 @@ static void assemble_ret(struct bpfasm *p, const struct tp_netprobe *np, int slo
 		bpfasm_place(p, L_GO);
 	}
 	emit_result(p, (int16_t)regs->ret);
-	emit_count(p, np->map, slot);
+	emit_count(p, np->map, np->cgroup, slot);
 }
 
 /* The receives' entry: mark the thread when flags has MSG_PEEK. */
@@ -216,10 +227,10 @@ static int load_attach(struct tp_netprobe *np, int slot)
 	struct bpfasm p;
 	union bpf_attr a;
 
-	assemble(&p, np->map, slot, BPF_FUNC_probe_read_kernel);
+	assemble(&p, np->map, np->cgroup, slot, BPF_FUNC_probe_read_kernel);
 	np->prog[slot] = bpfasm_load(&p, BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "netprobe");
 	if (np->prog[slot] < 0 && errno == EINVAL) {
-		assemble(&p, np->map, slot, BPF_FUNC_probe_read);
+		assemble(&p, np->map, np->cgroup, slot, BPF_FUNC_probe_read);
 		np->prog[slot] = bpfasm_load(&p, BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "netprobe");
 	}
 	if (np->prog[slot] < 0)
@@ -363,77 +374,22 @@ const char *netprobe_source_name(enum netprobe_source s)
 		"sock_recv_length)" : "kprobes (inet_sendmsg, inet_recvmsg and their inet6_ twins)";
 }
 
+static const char *source_word(enum netprobe_source s)
+{
+	return s == NETPROBE_TRACEPOINTS ? "socket tracepoints" : "kprobes";
+}
+
 static struct tp_netprobe *fresh(void)
 {
 	struct tp_netprobe *np = xcalloc(1, sizeof(*np));
 	int k;
 
-	np->map = np->peek = -1;
+	np->map = np->peek = np->cgroup = -1;
 	for (k = 0; k < NPROGS; k++)
 		np->prog[k] = -1;
 	for (k = 0; k < NLINKS; k++)
 		np->link[k] = -1;
 	return np;
-}
-
-/* One source, loaded, attached and checked; NULL with the reason. */
-static struct tp_netprobe *open_source(enum netprobe_source s, char *why, size_t size)
-{
-	struct tp_netprobe *np = fresh();
-	struct rlimit old;
-	bool raised = bpfasm_memlock_raise(&old);
-	int rc = s == NETPROBE_TRACEPOINTS ? open_tracepoints(np, why, size) :
-		 open_kprobes(np, why, size);
-
-	if (raised)
-		setrlimit(RLIMIT_MEMLOCK, &old);
-	np->source = s;
-	if (rc == 0) {
-		if (self_check(np))
-			return np;
-		snprintf(why, size, "%s BPF: tpmon's own datagram not counted "
-			 "(a pid namespace?)", s == NETPROBE_TRACEPOINTS ?
-			 "socket tracepoints" : "kprobes");
-	}
-	netprobe_free(np);
-	return NULL;
-}
-
-struct tp_netprobe *netprobe_open(char *why, size_t size)
-{
-	enum netprobe_source src[2];
-	size_t n = netprobe_sources(getenv("TPMON_NETPROBE"), src), i, used = 0;
-	char one[256];
-
-	why[0] = '\0';
-	for (i = 0; i < n; i++) {
-		struct tp_netprobe *np = open_source(src[i], one, sizeof(one));
-		if (np) {
-			debug_msg("socket probes: %s", netprobe_source_name(src[i]));
-			return np;
-		}
-		if (used < size)
-			used += (size_t)snprintf(why + used, size - used, "%s%s",
-						 i ? "; " : "", one);
-	}
-	return NULL;
-}
-
-enum netprobe_source netprobe_source_of(const struct tp_netprobe *np)
-{
-	return np->source;
-}
-
-void netprobe_take(struct tp_netprobe *np, pid_t pid)
-{
-	struct slot_value v;
-	int k;
-
-	if (!np || lookup(np, (uint32_t)pid, &v) < 0)
-		return;
-	for (k = 0; k < NSLOTS; k++)
-		np->ended[k] += v.bytes[k];
-	drop(np, (uint32_t)pid);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -485,6 +441,102 @@ static uint32_t *all_keys(const struct tp_netprobe *np, size_t *n)
 	return keys;
 }
 
+/* Only the processes of cgroup @dir (v2) count from now on: the cgroup
+ * into the array, then every slot made before (tpmon's, others') gone. */
+static int set_cgroup(struct tp_netprobe *np, const char *dir)
+{
+	uint32_t key = 0, fd = (uint32_t)open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	union bpf_attr a;
+	size_t n, i;
+	uint32_t *keys;
+	int rc;
+
+	if ((int)fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)np->cgroup;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)&fd;
+	rc = (int)bpfasm_sys(BPF_MAP_UPDATE_ELEM, &a);
+	close((int)fd);
+	keys = all_keys(np, &n);
+	for (i = 0; i < n; i++)
+		drop(np, keys[i]);
+	free(keys);
+	return rc;
+}
+
+/* One source, loaded, attached and checked (and kept to cgroup @dir, if
+ * not NULL); NULL with the reason. */
+static struct tp_netprobe *open_source(enum netprobe_source s, const char *dir, char *why,
+				       size_t size)
+{
+	struct tp_netprobe *np = fresh();
+	struct rlimit old;
+	bool raised = bpfasm_memlock_raise(&old);
+	int rc = -1;
+
+	np->source = s;
+	if (dir)
+		np->cgroup = bpfasm_map_create(BPF_MAP_TYPE_CGROUP_ARRAY, sizeof(uint32_t),
+					       sizeof(uint32_t), 1);
+	if (dir && np->cgroup < 0)
+		snprintf(why, size, "%s BPF (cgroup array): %s", source_word(s), strerror(errno));
+	else
+		rc = s == NETPROBE_TRACEPOINTS ? open_tracepoints(np, why, size) :
+		     open_kprobes(np, why, size);
+	if (raised)
+		setrlimit(RLIMIT_MEMLOCK, &old);
+	if (rc == 0 && !self_check(np))
+		snprintf(why, size, "%s BPF: tpmon's own datagram not counted "
+			 "(a pid namespace?)", source_word(s));
+	else if (rc == 0 && dir && set_cgroup(np, dir) < 0)
+		snprintf(why, size, "%s BPF: %s: %s", source_word(s), dir, strerror(errno));
+	else if (rc == 0)
+		return np;
+	netprobe_free(np);
+	return NULL;
+}
+
+struct tp_netprobe *netprobe_open(const char *dir, char *why, size_t size)
+{
+	enum netprobe_source src[2];
+	size_t n = netprobe_sources(getenv("TPMON_NETPROBE"), src), i, used = 0;
+	char one[256];
+
+	why[0] = '\0';
+	for (i = 0; i < n; i++) {
+		struct tp_netprobe *np = open_source(src[i], dir, one, sizeof(one));
+
+		if (np) {
+			debug_msg("socket probes: %s%s", netprobe_source_name(src[i]),
+				  dir ? ", the processes of the task's cgroup" : "");
+			return np;
+		}
+		if (used < size)
+			used += (size_t)snprintf(why + used, size - used, "%s%s",
+						 i ? "; " : "", one);
+	}
+	return NULL;
+}
+
+enum netprobe_source netprobe_source_of(const struct tp_netprobe *np)
+{
+	return np->source;
+}
+
+void netprobe_take(struct tp_netprobe *np, pid_t pid)
+{
+	struct slot_value v;
+	int k;
+
+	if (!np || np->cgroup >= 0 || lookup(np, (uint32_t)pid, &v) < 0)
+		return;	/* (kept to a cgroup, every slot is the tree's) */
+	for (k = 0; k < NSLOTS; k++)
+		np->ended[k] += v.bytes[k];
+	drop(np, (uint32_t)pid);
+}
+
 int netprobe_totals(struct tp_netprobe *np, const pid_t *live, size_t n, uint64_t *sent,
 		    uint64_t *received)
 {
@@ -496,7 +548,7 @@ int netprobe_totals(struct tp_netprobe *np, const pid_t *live, size_t n, uint64_
 	if (nkeys >= NETPROBE_SLOTS - NETPROBE_SLOTS / 8)
 		np->full = true;	/* evictions may have begun */
 	for (i = 0; i < nkeys; i++) {
-		if (has_pid(live, n, keys[i])) {
+		if (np->cgroup >= 0 || has_pid(live, n, keys[i])) {
 			if (lookup(np, keys[i], &v) == 0) {
 				sum[SLOT_SENT] += v.bytes[SLOT_SENT];
 				sum[SLOT_RECEIVED] += v.bytes[SLOT_RECEIVED];
@@ -537,6 +589,8 @@ void netprobe_free(struct tp_netprobe *np)
 		close(np->map);
 	if (np->peek >= 0)
 		close(np->peek);
+	if (np->cgroup >= 0)
+		close(np->cgroup);
 	free(np->stale);
 	free(np);
 }

@@ -44,15 +44,19 @@ enum netprobe_source netprobe_source_of(const struct tp_netprobe *np);
  * tpmon's own datagram over loopback.  NULL with every source's reason
  * in @why when the kernel or tpmon's privileges allow none (before 4.17,
  * or without CONFIG_KPROBES before 6.4), or when tpmon's pids are not
- * the kernel's (a pid namespace). */
-struct tp_netprobe *netprobe_open(char *why, size_t size);
+ * the kernel's (a pid namespace).  With @dir (a cgroup v2 directory),
+ * only the calls of the processes in that cgroup or below are counted
+ * (bpf_current_task_under_cgroup(), 4.9): every slot is the tree's, and
+ * the totals need no list of its processes (netprobe_take() does
+ * nothing). */
+struct tp_netprobe *netprobe_open(const char *dir, char *why, size_t size);
 
 /* Process @pid of the tree has ended: its bytes join the ended ones, and
  * its slot is dropped (its pid may be reused). */
 void netprobe_take(struct tp_netprobe *np, pid_t pid);
 
 /* The tree's bytes so far: the ended processes' and those of the @n live
- * processes @live (sorted).  A slot of no live process that was already
+ * processes @live (sorted; ignored when kept to a cgroup).  A slot of no live process that was already
  * there at the previous call is dropped (a process the table did not
  * know yet is known by then).  Returns 0, or -1 when the map cannot be
  * read. */
