@@ -15,8 +15,9 @@
  * Kprobes, on the kernels before (4.17 on, bpfasm_kprobe_attach()):
  * kretprobes on the functions that sock_sendmsg() and sock_recvmsg()
  * call through the socket's proto_ops, inet_sendmsg and inet_recvmsg
- * (AF_INET; AF_INET6 too before 5.1) and inet6_sendmsg and
- * inet6_recvmsg (AF_INET6, 5.1 on), whose return value is the very
+ * (AF_INET; AF_INET6 too where the next two are missing, as in upstream
+ * 4.18) and inet6_sendmsg and inet6_recvmsg (AF_INET6, where they
+ * exist: around 5.0 on), whose return value is the very
  * result the tracepoints pass (they are called through the ops table or
  * INDIRECT_CALL_INET, so never inlined; the family is the function's).
  * tcptop's tcp_sendmsg and tcp_cleanup_rbuf were not chosen: the one's
