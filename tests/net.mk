@@ -14,6 +14,7 @@ tests_helpers_net_peer_LDFLAGS = $(TPH_LD)
 TP_NET_TESTS = \
 	tests/net-tcp.test \
 	tests/net-storm.test \
-	tests/net-accept.test
+	tests/net-accept.test \
+	tests/net-probes.test
 TESTS += $(TP_NET_TESTS)
 EXTRA_DIST += $(TP_NET_TESTS)

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* bpfasm.h: a tiny BPF assembler and loader, for the programs tpmon
  * writes by hand (cgskb.c, netprobe.c, sigsender/sigprobe.c): instructions, forward and
- * backward jumps to labels, the raw bpf(2) call, and a load that prints
- * the verifier's words when a program is refused.  No compiler and no
+ * backward jumps to labels, the raw bpf(2) call, a load that prints
+ * the verifier's words when a program is refused, and kprobes through
+ * perf_event_open (x86_64 and aarch64).  No compiler and no
  * libbpf at run time. */
 #ifndef TPMON_BPFASM_H
 #define TPMON_BPFASM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <linux/bpf.h>
@@ -49,6 +51,9 @@ void bpfasm_map_lookup(struct bpfasm *p, int map, int16_t key_off, int none);
 void bpfasm_map_update(struct bpfasm *p, int map, int16_t key_off, int16_t value_off,
 		       int32_t flags);
 
+/* r0 = map_delete_elem(@map, fp + @key_off).  (r1 to r5 are clobbered.) */
+void bpfasm_map_delete(struct bpfasm *p, int map, int16_t key_off);
+
 /* A map of @type with @entries entries; -1 with errno. */
 int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
 		      uint32_t entries);
@@ -59,10 +64,53 @@ int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_
 int bpfasm_load(const struct bpfasm *p, enum bpf_prog_type type,
 		enum bpf_attach_type expected, const char *what);
 
+/* The same, with the kernel version a kprobe program must carry before
+ * Linux 5.0 (KERNEL_VERSION(a, b, c) of the running kernel; ignored
+ * since). */
+int bpfasm_load_version(const struct bpfasm *p, enum bpf_prog_type type,
+			enum bpf_attach_type expected, uint32_t kern_version, const char *what);
+
 /* Before 5.11 maps and programs are charged to RLIMIT_MEMLOCK: raise it
  * for the while where tpmon may (the task keeps tpmon's), keeping the
  * old one in @old.  Returns whether it was raised (then restore it with
  * setrlimit()). */
 bool bpfasm_memlock_raise(struct rlimit *old);
+
+/* Kprobes and kretprobes made through perf_event_open's kprobe PMU
+ * (Linux 4.17), each running a BPF_PROG_TYPE_KPROBE program.  A probe
+ * lives as long as its perf event's descriptor: a killed tpmon leaves
+ * none behind (nothing is written to tracefs's kprobe_events).  The
+ * parsers are pure. */
+/* Where a probe's program finds what it reads, in bytes into pt_regs. */
+struct bpfasm_regs {
+	int ret;	/* the return value (in a kretprobe) */
+	int arg4;	/* the fourth argument (in a kprobe at entry) */
+};
+
+/* The PMU's type, from the text of .../kprobe/type: -1 unless it is a
+ * decimal number alone on its line. */
+int bpfasm_kprobe_type(const char *text);
+
+/* The retprobe bit, from the text of .../kprobe/format/retprobe
+ * ("config:N"): -1 unless N is a bit of the 64-bit config. */
+int bpfasm_kprobe_retbit(const char *text);
+
+/* The offsets for uname's @machine: 0, or -1 for an architecture tpmon
+ * does not know. */
+int bpfasm_regs_of(const char *machine, struct bpfasm_regs *r);
+
+/* KERNEL_VERSION(a, b, c) of uname's @release ("4.18.0-553.el8_10.x86_64"),
+ * c at most 255 as the kernel keeps it; 0 when it is not a version. */
+uint32_t bpfasm_kversion(const char *release);
+
+/* The kprobe PMU of this kernel: its type and retprobe bit, and the
+ * registers' offsets.  0, or -1 with the reason in @why. */
+int bpfasm_kprobe_pmu(int *type, int *retbit, struct bpfasm_regs *r, char *why,
+		      size_t size);
+
+/* A probe (@ret: a kretprobe) on the kernel function @func, running
+ * program @prog, enabled.  Its descriptor, or -1 with errno (ENOENT or
+ * EINVAL: no such function, or not one that can be probed). */
+int bpfasm_kprobe_attach(int type, int retbit, bool ret, const char *func, int prog);
 
 #endif

@@ -594,6 +594,22 @@ static void sample(struct tp_net *n, struct tp_ptree *t, bool all)
 	n->next_dump = t0 + (clock_mono() - t0) / DUMP_CPU_SHARE;
 }
 
+/* The socket probes kept to the task's cgroup, where they work (root):
+ * preferred to cgroup_skb, which makes IPv6 TCP lower bounds and counts
+ * no UDP; TPMON_NETPROBE=cgskb keeps to cgroup_skb (to compare them). */
+static bool cgroup_probes(struct tp_net *n, const char *dir)
+{
+	const char *env = getenv("TPMON_NETPROBE");
+	char why[512];
+
+	if (env && strcmp(env, "cgskb") == 0)
+		return false;
+	n->probe = netprobe_open(dir, why, sizeof(why));
+	if (!n->probe)
+		debug_msg("%s: the cgroup's bytes from cgroup_skb", why);
+	return n->probe != NULL;
+}
+
 bool net_use_cgroup(struct tp_net *n, const char *dir)
 {
 	char why[512];
@@ -602,7 +618,7 @@ bool net_use_cgroup(struct tp_net *n, const char *dir)
 		return false;
 	if (getenv("TPMON_NET_NO_BPF"))	/* to test the other ways */
 		snprintf(why, sizeof(why), "TPMON_NET_NO_BPF is set");
-	else if ((n->skb = cgskb_attach(dir, why, sizeof(why))))
+	else if (cgroup_probes(n, dir) || (n->skb = cgskb_attach(dir, why, sizeof(why))))
 		return true;
 	debug_msg("%s: TCP sockets found by sock_diag dumps (INET_DIAG_CGROUP_ID)", why);
 	n->cg_dir = xstrdup(dir);
@@ -617,7 +633,7 @@ bool net_use_probes(struct tp_net *n)
 		return false;
 	if (getenv("TPMON_NET_NO_BPF"))	/* to test the other ways */
 		snprintf(why, sizeof(why), "TPMON_NET_NO_BPF is set");
-	else if ((n->probe = netprobe_open(why, sizeof(why))))
+	else if ((n->probe = netprobe_open(NULL, why, sizeof(why))))
 		return true;
 	debug_msg("%s: TCP sockets found by sock_diag dumps", why);
 	return false;

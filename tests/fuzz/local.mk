@@ -10,7 +10,7 @@ if ENABLE_FUZZERS
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc tests/fuzz/fuzz-sockdiag tests/fuzz/fuzz-netlink \
-	tests/fuzz/fuzz-btf
+	tests/fuzz/fuzz-btf tests/fuzz/fuzz-kprobe
 
 tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
 	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/messages.c
@@ -34,4 +34,8 @@ tests_fuzz_fuzz_netlink_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_btf_SOURCES = tests/fuzz/fuzz-btf.c src/kernel/sigsender/btf.c
 tests_fuzz_fuzz_btf_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_btf_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+
+tests_fuzz_fuzz_kprobe_SOURCES = tests/fuzz/fuzz-kprobe.c src/kernel/bpfasm.c src/basic/messages.c
+tests_fuzz_fuzz_kprobe_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_kprobe_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 endif

@@ -11,6 +11,11 @@
  *                             waiting for the peer's close.
  *   pair BYTES                two processes of its own: the child sends
  *                             BYTES to the parent, which sends them back.
+ *   udp BYTES [--peek] [-6]   one process, two UDP sockets on loopback: BYTES
+ *                             in datagrams of 1000 bytes from one to the
+ *                             other, each received before the next is sent
+ *                             (with --peek, first looked at with MSG_PEEK);
+ *                             prints the bytes received.
  * Waits up to 10 s for PORTFILE to appear. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,7 +29,8 @@
 
 #include "helper.h"
 
-#define USAGE "sink PORTFILE [N] [-6] | send PORTFILE BYTES [--count N] [--rate MB_PER_S] [-6] | pair BYTES"
+#define USAGE "sink PORTFILE [N] [-6] | send PORTFILE BYTES [--count N] [--rate MB_PER_S] [-6] | " \
+	"pair BYTES | udp BYTES [--peek] [-6]"
 
 static char chunk[65536];
 
@@ -242,6 +248,47 @@ static int pair(int argc, char **argv)
 	}
 }
 
+/* A UDP socket bound to loopback port 0; its address in @ss. */
+static int udp_socket(int six, struct sockaddr_storage *ss, socklen_t *len)
+{
+	int fd;
+
+	*len = loopback(ss, six, 0);
+	fd = socket(ss->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)ss, *len) < 0 ||
+	    getsockname(fd, (struct sockaddr *)ss, len) < 0)
+		helper_die("udp socket");
+	return fd;
+}
+
+static int udp(int argc, char **argv)
+{
+	int six = has_flag(argc, argv, "-6"), peek = has_flag(argc, argv, "--peek");
+	long long bytes = helper_arg_long(argv[2], USAGE), done = 0, got = 0;
+	struct sockaddr_storage a, b;
+	socklen_t alen, blen;
+	int fa = udp_socket(six, &a, &alen), fb = udp_socket(six, &b, &blen);
+
+	while (done < bytes) {
+		size_t len = bytes - done < 1000 ? (size_t)(bytes - done) : 1000;
+		ssize_t n = sendto(fa, chunk, len, 0, (struct sockaddr *)&b, blen);
+
+		if (n < 0)
+			helper_die("sendto");
+		done += n;
+		if (peek && recv(fb, chunk, sizeof(chunk), MSG_PEEK) < 0)
+			helper_die("recv MSG_PEEK");
+		n = recv(fb, chunk, sizeof(chunk), 0);
+		if (n < 0)
+			helper_die("recv");
+		got += n;
+	}
+	close(fa);
+	close(fb);
+	printf("%lld\n", got);
+	return got == bytes ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	helper_init(argc, argv);
@@ -253,5 +300,7 @@ int main(int argc, char **argv)
 		return sender(argc, argv);
 	if (!strcmp(argv[1], "pair"))
 		return pair(argc, argv);
+	if (!strcmp(argv[1], "udp"))
+		return udp(argc, argv);
 	helper_usage(USAGE);
 }

@@ -47,6 +47,11 @@ UNIT_TESTS += tests/unit/test-livequeue
 tests_unit_test_livequeue_SOURCES = tests/unit/test-livequeue.c tests/unit/tap.h
 tests_unit_test_livequeue_LDADD = $(TPMON_LIBS)
 
+# the socket probes' pure parts (src/kernel/netprobe.c, bpfasm.c's kprobes)
+UNIT_TESTS += tests/unit/test-netprobe
+tests_unit_test_netprobe_SOURCES = tests/unit/test-netprobe.c tests/unit/tap.h
+tests_unit_test_netprobe_LDADD = $(TPMON_LIBS)
+
 # the sock_diag reader (src/kernel/sockdiag.c), on hand-built batches
 UNIT_TESTS += tests/unit/test-sockdiag
 tests_unit_test_sockdiag_SOURCES = tests/unit/test-sockdiag.c tests/unit/tap.h
