@@ -165,6 +165,22 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 		publish_catalog(r, s->t, false);
 }
 
+/* Did the table hold every process of the tree from its birth to its
+ * end, so that sums over its processes are whole?  Poll: with the
+ * kernel's records; the cgroup mode: with no event lost; --pid: as
+ * the probes themselves say (netprobe_complete()). */
+static bool tree_whole(const struct tp_run *r)
+{
+	switch (r->tk->ops->kind) {
+	case TP_TRACK_POLL:
+		return r->tk->exit_records;
+	case TP_TRACK_CGROUP:
+		return !r->tk->counts_partial;
+	default:
+		return true;
+	}
+}
+
 void run_fill_summary(struct tp_run *r, double t, bool final)
 {
 	struct tp_fill in;
@@ -193,8 +209,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	if (r->net) {
 		in.net_known = true;
 		/* (poll: the probes' sums need every process of the tree) */
-		in.net_exact = net_bytes_exact(r->net) &&
-			       (r->tk->ops->kind != TP_TRACK_POLL || r->tk->exit_records);
+		in.net_exact = net_bytes_exact(r->net) && (!r->net_by_tree || tree_whole(r));
 		net_totals(r->net, &in.net_sent, &in.net_recv);
 	}
 	if (gpu_figures(r->gpu, &g))
@@ -391,10 +406,12 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	 * and accept need no stop */
 	ts.trap_net = r->net != NULL &&
 		      !(r->cg && cgrun_v2_task(r->cg) && net_use_cgroup(r->net, cgrun_v2_task(r->cg)));
-	/* untraced, outside a counting cgroup: the socket calls' probes
-	 * (root), whose sums hold when the kernel's records give the tree */
-	if (ts.trap_net && r->o->tracking == TP_TRACK_POLL)
-		net_use_probes(r->net);
+	/* untraced, outside a counting cgroup (poll; the cgroup mode on
+	 * pure cgroup v1, which has no v2 cgroup to keep the probes to):
+	 * the socket calls' probes (root), whose sums hold when the
+	 * kernel's events give the whole tree (tree_whole()) */
+	if (ts.trap_net && (r->o->tracking == TP_TRACK_POLL || r->o->tracking == TP_TRACK_CGROUP))
+		r->net_by_tree = net_use_probes(r->net);
 	ts.child_mask = &r->old_mask;
 	ts.child_sigpipe = &r->old_sigpipe;
 	ts.child_sigchld = &r->old_sigchld;
@@ -438,7 +455,8 @@ static pid_t attach_task(struct tp_run *r, const struct tp_track_sink *sk, int *
 {
 	pid_t pid = r->o->pid;
 
-	net_use_probes(r->net);	/* (as root) the tree's short connections too */
+	/* (as root) the tree's short connections too */
+	r->net_by_tree = net_use_probes(r->net);
 	r->tk = track_attach(pid, fanout_wanted(r->o), &r->tree, sk, r->self);
 	if (!r->tk) {
 		if (errno == ESRCH)

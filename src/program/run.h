@@ -43,6 +43,9 @@ struct tp_run {
 	struct tp_enforce enf;		/* the limits */
 	struct tp_disk *disk;		/* NULL: no disk figures */
 	struct tp_net *net;		/* NULL: network figures unknown */
+	bool net_by_tree;		/* its probes summed over the tree's
+					 * processes: exact if the table held
+					 * every one (net_use_probes()) */
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
 	struct tp_series *series;	/* --with-time-series, or NULL */
 	struct tp_opens *files;		/* --with-inotify, or NULL */
