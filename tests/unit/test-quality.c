@@ -109,6 +109,12 @@ static void modes(void)
 	       "bytes_sent,bandwidth,cores,memory_pss,rchar,wchar,syscr,syscw,read_bytes,"
 	       "write_bytes,max_concurrent_threads",
 	       "cgroup as root (connector): counts and CPU exact, no io.stat");
+	in.exit_records = true;
+	is_str(rules(&in, buf, sizeof(buf)),
+	       "memory,virtual_memory,swap_memory,bytes_received,bytes_sent,bandwidth,cores,"
+	       "memory_pss,syscr,syscw,max_concurrent_threads",
+	       "cgroup as root with every exit record: the reads, writes and chars exact too");
+	in.exit_records = false;
 	in.counts_partial = true;
 	in.cgroup_io = true;
 	is_str(rules(&in, buf, sizeof(buf)),
@@ -218,7 +224,7 @@ static void threads_sampled(void)
 
 int main(void)
 {
-	plan(21);
+	plan(22);
 	names();
 	modes();
 	through_fill();
