@@ -185,6 +185,29 @@ static void through_fill(void)
 	   rep.lower[TP_RES_TOTAL_PROCESSES],
 	   "fill: poll in a cgroup without io.stat: reads stay a lower bound");
 	figures_free(&f);
+
+	/* cgroup as root with every exit record: run.c passes no io.stat
+	 * (cgroup_io false), so its writeback bytes do not replace the
+	 * records' */
+	figures_init(&f, &rep, 2, false);
+	fill_base(&in);
+	in.acct.io.write_bytes = 3 << 20;
+	in.acct.io.wchar = 3 << 20;
+	cg.known = TP_CGF_CPU | TP_CGF_IO;
+	cg.wbytes = 5 << 20;
+	in.cgroup = &cg;
+	in.tracking = TP_TRACK_CGROUP;
+	in.exit_records = true;
+	figures_fill(&f, &in, 1, true);
+	ok(!rep.lower[TP_RES_BYTES_WRITTEN] && !rep.lower[TP_RES_BYTES_READ] &&
+	   !rep.lower[TP_FIG_WCHAR] && !rep.lower[TP_RES_TOTAL_PROCESSES] &&
+	   rep.value[TP_RES_BYTES_WRITTEN] == 3.0,
+	   "fill: cgroup as root with every exit record: the records' 3 MiB written, exact");
+	in.exit_records = false;
+	figures_fill(&f, &in, 1, true);
+	ok(rep.lower[TP_RES_BYTES_WRITTEN] && rep.lower[TP_FIG_WCHAR],
+	   "fill: cgroup as root, a record lost: the writes are lower bounds");
+	figures_free(&f);
 }
 
 /* Poll mode: the samples' thread counts (from stat) beat the table's. */
@@ -224,7 +247,7 @@ static void threads_sampled(void)
 
 int main(void)
 {
-	plan(22);
+	plan(24);
 	names();
 	modes();
 	through_fill();
