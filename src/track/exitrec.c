@@ -234,7 +234,7 @@ void exitrec_settle(struct tp_exitrec *x, struct tp_track *tk, bool events_done)
 			if (x->held[i].ppid == tk->self || ptree_proc(tk->tree, x->held[i].ppid)) {
 				debug_msg("exit records: record of %d (parent %d) matched no process",
 					  (int)x->held[i].tid, (int)x->held[i].ppid);
-				exitrec_lost(x, "a process of the tree born unseen");
+				exitrec_lost(x, "a process of the tree born unseen, or gone from its cgroup");
 			}
 			continue;
 		}
