@@ -13,9 +13,11 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	/* every process and thread is seen at its birth and at its end,
 	 * with its final figures (CPU time, I/O, peak RSS, threads) */
 	bool ends_seen = in->tracked == TP_TRACK_PTRACE || in->tracked == TP_TRACK_ATTACH;
-	/* poll as root: each task's exit record gives its CPU time and its
-	 * I/O (but its syscall counts rounded down to 1024: not those) */
-	bool records = in->tracked == TP_TRACK_POLL && in->exit_records;
+	/* poll or cgroup as root: each task's exit record gives its CPU
+	 * time and its I/O (but its syscall counts rounded down to 1024:
+	 * not those) */
+	bool records = (in->tracked == TP_TRACK_POLL || in->tracked == TP_TRACK_CGROUP) &&
+		       in->exit_records;
 	/* every process is in the table while it lives (the proc
 	 * connector's events, as root), though its end's figures are not */
 	bool births_seen = (ends_seen || records || in->tracked == TP_TRACK_CGROUP) &&

@@ -29,7 +29,8 @@ struct tp_quality_in {
 	bool cgroup_io;			/* its io.stat bytes were read: the reads */
 	bool net_exact;			/* every socket of the tree was seen (net.h) */
 	/* poll as root: the kernel's records told every birth and end, with
-	 * each task's final CPU time and I/O (exitrec.h) */
+	 * each task's final CPU time and I/O (exitrec.h); cgroup as root:
+	 * every event and each task's record came (track/cgroup.c) */
 	bool exit_records;
 	bool disk_partial;		/* the disk walk could not read everything */
 };

@@ -220,8 +220,9 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 		cgrun_figures(r->cg, &cgf);
 		in.cgroup = &cgf;
 		/* untraced, the sampled I/O misses processes: io.stat counts
-		 * every one that ran in the cgroup */
-		in.cgroup_io = !r->tk->ops->exact_ends;
+		 * every one that ran in the cgroup (not needed when each
+		 * task's exit record came: it counts writes at writeback) */
+		in.cgroup_io = !r->tk->ops->exact_ends && !r->tk->exit_records;
 	} else if (r->home) {
 		cghome_figures(r->home, &cgf);
 		in.cgroup = &cgf;

@@ -15,7 +15,14 @@
  * in a CPU's numbering), or without the connector, a process that lived
  * between two refreshes may be missed: tk->counts_partial says the counts
  * are then lower bounds (the kernel's figures, cpu.stat and memory.peak,
- * still count every process). */
+ * still count every process).
+ *
+ * As root, taskstats' exit records (exitrec.h, the records alone: the
+ * events are read here) give each task of the tree its final I/O, CPU
+ * time and peak RSS, however short it lived: with every record and every
+ * event received, tk->exit_records says that the bytes written and the
+ * chars are exact (the cgroup's own files count writes only at
+ * writeback, or, on v1, not at all). */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -29,6 +36,7 @@
 #include "track/base.h"
 #include "track/cgroup.h"
 #include "track/cgrun.h"
+#include "track/exitrec.h"
 
 /* The socket's queue: events wait there between two drains (a sample
  * interval, or the next SIGCHLD).  An event costs the kernel about 1 KiB
@@ -45,6 +53,7 @@ struct members_late {
 struct members {
 	int fd;				/* the proc connector, -1: none */
 	bool exec_events;		/* sink.exec() wanted */
+	struct tp_exitrec *records;	/* owned: taskstats' records, or NULL */
 	struct tp_pc_seq seq;
 	struct members_late *late;	/* owned, nlate of them */
 	size_t nlate, late_cap;
@@ -164,6 +173,9 @@ static void ev_exit(struct tp_track *tk, const struct tp_pc_event *ev)
 
 	if (!p)
 		return;
+	/* its record came before this event */
+	if (m->records)
+		exitrec_before_end(m->records, tk, ev->tid);
 	if (ev->tid != ev->pid) {
 		if (!ptree_thread(tk->tree, ev->tid))
 			return;
@@ -243,7 +255,15 @@ static bool members_events(struct tp_track *tk, bool (*turn_over)(void *), void 
 			break;
 	}
 	tk->tree->now = saved;
+	if (m->records)
+		exitrec_settle(m->records, tk, !more);
 	return more;
+}
+
+/* Are the records whole: every task's received, and every event? */
+static void records_state(struct tp_track *tk)
+{
+	tk->exit_records = exitrec_complete(priv(tk)->records) && !tk->counts_partial;
 }
 
 /* What wait() reaps (the root, orphans) leaves the table: first every
@@ -261,6 +281,7 @@ static enum tp_track_drain members_drain(struct tp_track *tk, bool (*turn_over)(
 	bool more = members_events(tk, turn_over, arg);
 	enum tp_track_drain r = track_wait_events(tk, on_reap, turn_over, arg);
 
+	records_state(tk);
 	return more && r == TP_TRACK_IDLE ? TP_TRACK_MORE : r;
 }
 
@@ -348,6 +369,7 @@ static void members_refresh(struct tp_track *tk)
 		p->starttime = st.starttime;
 	}
 	free(v);
+	records_state(tk);
 }
 
 /* Every process of the cgroup, seen or not: SIGTERM (and SIGCONT) to
@@ -379,6 +401,7 @@ static void members_free(struct tp_track *tk)
 
 	debug_msg("proc connector: %lu events of the tree%s", m->events,
 		  tk->counts_partial ? ", counts are lower bounds" : "");
+	exitrec_free(m->records);
 	if (m->fd >= 0)
 		close(m->fd);
 	procconn_seq_free(&m->seq);
@@ -402,7 +425,7 @@ static const struct tp_track_ops cgmembers_ops = {
 
 struct tp_track *cgmembers_new(struct tp_ptree *t, const struct tp_track_sink *sink,
 			       pid_t self, pid_t root, struct tp_cgrun *cg, int listener,
-			       bool exec_events)
+			       struct tp_exitrec *records, bool exec_events)
 {
 	struct tp_track *tk = track_new(&cgmembers_ops, t, sink, self, root);
 	struct members *m = xcalloc(1, sizeof(*m));
@@ -410,7 +433,9 @@ struct tp_track *cgmembers_new(struct tp_ptree *t, const struct tp_track_sink *s
 	tk->cgroup = cg;
 	m->fd = listener;
 	m->exec_events = exec_events;
+	m->records = records;
 	tk->counts_partial = listener < 0;
 	tk->priv = m;
+	records_state(tk);
 	return tk;
 }

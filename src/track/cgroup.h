@@ -9,6 +9,7 @@
 #include "track/track.h"
 
 struct tp_cgrun;
+struct tp_exitrec;
 
 /* Listen to the proc connector, before the task starts, so that the
  * backend sees every fork, exec and exit of its tree.  Returns the
@@ -18,9 +19,11 @@ int cgmembers_listen(void);
 
 /* A tracker of the tree of @root in the task cgroup of @cg (borrowed),
  * reading @listener (owned from now on; -1: none, tk->counts_partial is
- * set), telling execs to the sink if @exec_events.  Never fails. */
+ * set) and @records (taskstats' exit records, exitrec_open_records():
+ * owned from now on; NULL: none, tk->exit_records stays false), telling
+ * execs to the sink if @exec_events.  Never fails. */
 struct tp_track *cgmembers_new(struct tp_ptree *t, const struct tp_track_sink *sink,
 			       pid_t self, pid_t root, struct tp_cgrun *cg, int listener,
-			       bool exec_events);
+			       struct tp_exitrec *records, bool exec_events);
 
 #endif

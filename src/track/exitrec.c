@@ -12,7 +12,13 @@
  * unread.  A record held since before a drain that read every event is
  * of no task of the tree, and is dropped.  A process that tpmon reaps
  * itself (the root, an orphan) has its record sent before it can be
- * reaped: polling.c drains before reaping. */
+ * reaped: polling.c drains before reaping.
+ *
+ * The cgroup backend (track/cgroup.c) reads the proc connector itself
+ * (cgroup.procs is its membership check): it opens the records alone
+ * (exitrec_open_records()), reads those of each task before it handles
+ * its end (exitrec_before_end()), and settles the held ones at the end of
+ * each drain of its events (exitrec_settle()). */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -40,6 +46,7 @@ struct tp_exitrec {
 	int pc_fd, ts_fd;
 	uint16_t family;
 	bool exec_events;
+	bool cpu_wanted;		/* the records' CPU time is the tree's */
 	bool lost;
 	bool gaps;			/* events were dropped: maybe the tree's */
 	struct tp_pc_seq seq;
@@ -52,10 +59,12 @@ struct tp_exitrec {
 	unsigned long events, records;
 };
 
-struct tp_exitrec *exitrec_open(bool exec_events)
+/* Open the taskstats socket and, with @events, the proc connector's.
+ * NULL when either is refused (a debug message says why). */
+static struct tp_exitrec *open_sources(bool events)
 {
 	struct tp_exitrec *x;
-	int pc, ts;
+	int pc = -1, ts;
 	uint16_t family;
 	/* tests shrink the connector's queue to see dropped events handled */
 	const char *env = getenv("TPMON_PROCCONN_RCVBUF");
@@ -65,23 +74,40 @@ struct tp_exitrec *exitrec_open(bool exec_events)
 		debug_msg("exit records: off (TPMON_NO_EXIT_RECORDS)");
 		return NULL;
 	}
-	pc = procconn_open(rcvbuf);
-	if (pc < 0) {
+	if (events && (pc = procconn_open(rcvbuf)) < 0) {
 		debug_msg("exit records: proc connector: %d", errno);
 		return NULL;
 	}
-	ts = taskstats_open(EXITREC_RCVBUF, &family);
+	/* (tests shrink this queue too, to see lost records flagged) */
+	env = getenv("TPMON_TASKSTATS_RCVBUF");
+	ts = taskstats_open(env && atoi(env) > 0 ? atoi(env) : EXITREC_RCVBUF, &family);
 	if (ts < 0) {
 		debug_msg("exit records: taskstats: %d", errno);
-		close(pc);
+		if (pc >= 0)
+			close(pc);
 		return NULL;
 	}
 	x = xcalloc(1, sizeof(*x));
 	x->pc_fd = pc;
 	x->ts_fd = ts;
 	x->family = family;
-	x->exec_events = exec_events;
 	return x;
+}
+
+struct tp_exitrec *exitrec_open(bool exec_events)
+{
+	struct tp_exitrec *x = open_sources(true);
+
+	if (x) {
+		x->exec_events = exec_events;
+		x->cpu_wanted = true;
+	}
+	return x;
+}
+
+struct tp_exitrec *exitrec_open_records(void)
+{
+	return open_sources(false);
 }
 
 void exitrec_lost(struct tp_exitrec *x, const char *why)
@@ -119,7 +145,7 @@ static bool apply(struct tp_exitrec *x, struct tp_track *tk, const struct tp_tas
 	a = &p->exited;
 	/* with no exact CPU time, the sampled one stays (a lower bound),
 	 * and the records can no longer claim the tree's figures */
-	if (!r->cpu_exact)
+	if (!r->cpu_exact && x->cpu_wanted)
 		exitrec_lost(x, "the kernel's records hold no exact CPU time");
 	a->cpu_ns += r->cpu_ns;
 	a->ctxsw += r->ctxsw;
@@ -188,10 +214,13 @@ static void read_records(struct tp_exitrec *x, struct tp_track *tk)
 	}
 }
 
-/* The end of a drain: the held records whose tasks are now known are
- * applied; with @events_done, those held since before this drain are of
- * no task of the tree (their fork events would have been read by now). */
-static void settle_held(struct tp_exitrec *x, struct tp_track *tk, bool events_done)
+void exitrec_before_end(struct tp_exitrec *x, struct tp_track *tk, pid_t tid)
+{
+	read_records(x, tk);
+	take_held(x, tk, tid);
+}
+
+void exitrec_settle(struct tp_exitrec *x, struct tp_track *tk, bool events_done)
 {
 	size_t i, k = 0;
 
@@ -201,11 +230,11 @@ static void settle_held(struct tp_exitrec *x, struct tp_track *tk, bool events_d
 			continue;
 		if (events_done && x->held_gen[i] != x->gen) {
 			/* a child of the tree never seen born: its fork event
-			 * was dropped */
+			 * was dropped (or, in a cgroup, it left it) */
 			if (x->held[i].ppid == tk->self || ptree_proc(tk->tree, x->held[i].ppid)) {
 				debug_msg("exit records: record of %d (parent %d) matched no process",
 					  (int)x->held[i].tid, (int)x->held[i].ppid);
-				exitrec_lost(x, "a process of the tree born unseen");
+				exitrec_lost(x, "a process of the tree born unseen, or gone from its cgroup");
 			}
 			continue;
 		}
@@ -301,8 +330,7 @@ static bool read_event(struct tp_exitrec *x, struct tp_track *tk, double now)
 			tk->sink.exec(tk->sink.arg, ptree_proc(tk->tree, ev.pid), ev.tid);
 	} else {
 		/* its record was sent before this event: read it first */
-		read_records(x, tk);
-		take_held(x, tk, ev.tid);
+		exitrec_before_end(x, tk, ev.tid);
 		on_exit_event(x, tk, &ev);
 	}
 	return true;
@@ -324,7 +352,7 @@ bool exitrec_drain(struct tp_exitrec *x, struct tp_track *tk, bool (*turn_over)(
 		if (!read_event(x, tk, now))
 			break;
 	}
-	settle_held(x, tk, !more);
+	exitrec_settle(x, tk, !more);
 	tk->tree->now = saved;
 	return more;
 }
@@ -338,9 +366,14 @@ void exitrec_free(struct tp_exitrec *x)
 {
 	if (!x)
 		return;
-	debug_msg("exit records: %lu events and %lu records of the tree%s", x->events,
-		  x->records, x->lost ? ", some lost" : "");
-	close(x->pc_fd);
+	if (x->pc_fd >= 0)
+		debug_msg("exit records: %lu events and %lu records of the tree%s", x->events,
+			  x->records, x->lost ? ", some lost" : "");
+	else
+		debug_msg("exit records: %lu records of the tree (taskstats)%s", x->records,
+			  x->lost ? ", some lost" : "");
+	if (x->pc_fd >= 0)
+		close(x->pc_fd);
 	close(x->ts_fd);
 	procconn_seq_free(&x->seq);
 	free(x->held);

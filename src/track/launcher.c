@@ -2,7 +2,8 @@
 /* launcher.c: the launcher, on top of the tracking backends.  It starts the
  * task (forkexec.c) with what the task needs from tpmon (the seccomp filter
  * of a traced task, the channel of nested tpmons, the proc connector of
- * the cgroup backend or the kernel's records of the poll backend,
+ * the cgroup backend (and, as root, taskstats' records) or the kernel's
+ * records of the poll backend,
  * listening before the fork), then follows it with
  * the backend that the options and the kernel allow: ptrace.c when the
  * task is traced, track/cgroup.c for --tracking=cgroup, else polling.c. */
@@ -32,7 +33,7 @@ struct launching {
 	bool nest_registered;
 	uint64_t nest_ino;
 	int listener;			/* the cgroup backend's, or -1 */
-	struct tp_exitrec *records;	/* the poll backend's, or NULL */
+	struct tp_exitrec *records;	/* the poll or cgroup backend's, or NULL */
 };
 
 /* The child's side of @s: its signals, limits and cgroup, and, if it is
@@ -93,8 +94,10 @@ static struct tp_track *follow(const struct tp_track_start *s, struct launching 
 		tk = tracees_new(t, sink, self, pid);
 		tk->net_trapped = l->net_trapped;
 	} else if (s->cgroup && s->cgroup_members) {
-		tk = cgmembers_new(t, sink, self, pid, s->cgroup, l->listener, s->exec_events);
+		tk = cgmembers_new(t, sink, self, pid, s->cgroup, l->listener, l->records,
+				   s->exec_events);
 		l->listener = -1;
+		l->records = NULL;
 	} else {
 		tk = procscan_new(t, sink, self, pid, l->records);
 		l->records = NULL;
@@ -124,9 +127,12 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 	launch_setup(s, path, &l);
 	nest_setup(&l);
 	/* listening before the fork: the root's first child is seen */
-	if (s->cgroup && s->cgroup_members && !s->ptrace)
+	if (s->cgroup && s->cgroup_members && !s->ptrace) {
 		l.listener = cgmembers_listen();
-	else if (!s->ptrace)
+		/* as root, each task's final I/O too */
+		if (l.listener >= 0)
+			l.records = exitrec_open_records();
+	} else if (!s->ptrace)
 		l.records = exitrec_open(s->exec_events);
 	pid = launch_start(&l.so, &traced, status);
 	l.nest = nested_started(l.nest, pid > 0 && traced, t);

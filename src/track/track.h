@@ -162,7 +162,8 @@ struct tp_track {
 	struct tp_sender sender;	/* of the last signal delivered to the
 					 * root (ptrace), for the summary's end */
 	/* poll as root: the kernel's records told every birth and every
-	 * end of the tree, with each task's final CPU time and I/O (exitrec.h) */
+	 * end of the tree, with each task's final CPU time and I/O (exitrec.h);
+	 * cgroup as root: every event came, and each task's exit record */
 	bool exit_records;
 	void *priv;			/* the backend's state (its constructor's) */
 };

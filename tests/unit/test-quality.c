@@ -109,6 +109,12 @@ static void modes(void)
 	       "bytes_sent,bandwidth,cores,memory_pss,rchar,wchar,syscr,syscw,read_bytes,"
 	       "write_bytes,max_concurrent_threads",
 	       "cgroup as root (connector): counts and CPU exact, no io.stat");
+	in.exit_records = true;
+	is_str(rules(&in, buf, sizeof(buf)),
+	       "memory,virtual_memory,swap_memory,bytes_received,bytes_sent,bandwidth,cores,"
+	       "memory_pss,syscr,syscw,max_concurrent_threads",
+	       "cgroup as root with every exit record: the reads, writes and chars exact too");
+	in.exit_records = false;
 	in.counts_partial = true;
 	in.cgroup_io = true;
 	is_str(rules(&in, buf, sizeof(buf)),
@@ -179,6 +185,29 @@ static void through_fill(void)
 	   rep.lower[TP_RES_TOTAL_PROCESSES],
 	   "fill: poll in a cgroup without io.stat: reads stay a lower bound");
 	figures_free(&f);
+
+	/* cgroup as root with every exit record: run.c passes no io.stat
+	 * (cgroup_io false), so its writeback bytes do not replace the
+	 * records' */
+	figures_init(&f, &rep, 2, false);
+	fill_base(&in);
+	in.acct.io.write_bytes = 3 << 20;
+	in.acct.io.wchar = 3 << 20;
+	cg.known = TP_CGF_CPU | TP_CGF_IO;
+	cg.wbytes = 5 << 20;
+	in.cgroup = &cg;
+	in.tracking = TP_TRACK_CGROUP;
+	in.exit_records = true;
+	figures_fill(&f, &in, 1, true);
+	ok(!rep.lower[TP_RES_BYTES_WRITTEN] && !rep.lower[TP_RES_BYTES_READ] &&
+	   !rep.lower[TP_FIG_WCHAR] && !rep.lower[TP_RES_TOTAL_PROCESSES] &&
+	   rep.value[TP_RES_BYTES_WRITTEN] == 3.0,
+	   "fill: cgroup as root with every exit record: the records' 3 MiB written, exact");
+	in.exit_records = false;
+	figures_fill(&f, &in, 1, true);
+	ok(rep.lower[TP_RES_BYTES_WRITTEN] && rep.lower[TP_FIG_WCHAR],
+	   "fill: cgroup as root, a record lost: the writes are lower bounds");
+	figures_free(&f);
 }
 
 /* Poll mode: the samples' thread counts (from stat) beat the table's. */
@@ -218,7 +247,7 @@ static void threads_sampled(void)
 
 int main(void)
 {
-	plan(21);
+	plan(24);
 	names();
 	modes();
 	through_fill();
