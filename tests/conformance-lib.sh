@@ -104,7 +104,12 @@ cf_truths()
 #   cghybrid          --tracking=cgroup as root on a cgroup v1 or hybrid
 #                     host: the proc connector's counts, cpu.stat (or
 #                     cpuacct), and the unified cgroup's sockets.
-#   cgroot, cghybrid  and, from taskstats' exit records, the bytes written
+#   cgv1              the same on pure cgroup v1 (RHEL 8's layout: the
+#                     unified hierarchy unmounted in a mount namespace):
+#                     the network through the socket probes summed over
+#                     the tree's processes, where they load (CF_PROBES).
+#   cgroot, cghybrid, and, from taskstats' exit records, the bytes written
+#   cgv1
 #                     and wchar, unless the run's debug output says the
 #                     kernel dropped events (CF_LOST, as rootpoll).
 #   rootpoll          --tracking=poll as root, with the kernel's records
@@ -132,11 +137,14 @@ cf_strict()
 	cgroot/bytes_sent|cgroot/bytes_received) return 0 ;;
 	cghybrid/total_processes|cghybrid/max_concurrent_processes|cghybrid/cpu_time) return 0 ;;
 	cghybrid/bytes_sent|cghybrid/bytes_received) return 0 ;;
+	cgv1/total_processes|cgv1/max_concurrent_processes|cgv1/cpu_time) return 0 ;;
+	cgv1/bytes_sent|cgv1/bytes_received) [ -n "${CF_PROBES:-}" ] && return 0 ;;
 	cgdeleg/cpu_time) return 0 ;;
-	root*/*|cgroot/*|cghybrid/*) [ -n "${CF_LOST:-}" ] && return 1 ;;
+	root*/*|cgroot/*|cghybrid/*|cgv1/*) [ -n "${CF_LOST:-}" ] && return 1 ;;
 	esac
 	case $1/$2 in
 	cgroot/bytes_written|cgroot/wchar|cghybrid/bytes_written|cghybrid/wchar) return 0 ;;
+	cgv1/bytes_written|cgv1/wchar) return 0 ;;
 	rootattach/*) return 0 ;;
 	rootpoll/total_processes|rootpoll/max_concurrent_processes|rootpoll/cpu_time) return 0 ;;
 	rootpoll/bytes_written|rootpoll/wchar) return 0 ;;
