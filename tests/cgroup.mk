@@ -49,7 +49,7 @@ check-cgroup-vm: all
 	$(MAKE) $(AM_MAKEFLAGS) $(check_PROGRAMS)
 	st=0; \
 	$(VM_RUN) --timeout 1200 -- \
-		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS)' || st=$$?; \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS)' || st=$$?; \
 	$(VM_RUN) --timeout 900 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(TP_CGROUP_CONFORMANCE)' || st=$$?; \
 	$(MAKE) $(AM_MAKEFLAGS) check-systemd-vm || st=$$?; \
