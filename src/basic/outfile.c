@@ -200,10 +200,12 @@ static int write_all(int fd, const char *s, size_t len)
 /* Write @data into the device or pipe @base of @dfd as it is (opened
  * with @flags added): a rename would put a regular file in the place of
  * /dev/null.  0, -1 (errno), or 1 when it is a pipe no one reads (the
- * caller then replaces it: a task's pipe must not hold up its summary). */
+ * caller then replaces it: a task's pipe must not hold up its summary).
+ * With O_NONBLOCK left out of @flags, the open waits for a reader, as
+ * the shell's > does. */
 static int write_in_place(int dfd, const char *base, int flags, const void *data, size_t len)
 {
-	int fd = openat(dfd, base, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | flags, 0666), r, e;
+	int fd = openat(dfd, base, O_WRONLY | O_NOCTTY | O_CLOEXEC | flags, 0666), r, e;
 
 	if (fd < 0)
 		return errno == ENXIO ? 1 : -1;
@@ -233,7 +235,7 @@ int outfile_write(const char *path, const void *data, size_t len)
 	/* a device or a pipe by that very name (a link is not followed: it
 	 * is replaced, as a task may have put it there) */
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && in_place(&st) &&
-	    (r = write_in_place(dfd, base, O_NOFOLLOW, data ? data : "", data ? len : 0)) <= 0) {
+	    (r = write_in_place(dfd, base, O_NOFOLLOW | O_NONBLOCK, data ? data : "", data ? len : 0)) <= 0) {
 		e = errno;
 		dir_close(dfd);
 		errno = e;
@@ -252,18 +254,15 @@ int outfile_write(const char *path, const void *data, size_t len)
 int outfile_write_named(const char *path, const void *data, size_t len)
 {
 	struct stat st;
-	int r;
 
 	/* a link is followed, as the shell's > follows it (/dev/stdout is
-	 * one): never replaced by a file where it is */
+	 * one): never replaced by a file where it is.  The path is the
+	 * user's, not a task's: a FIFO is waited on until its reader opens,
+	 * as the shell's > waits (a reader started a moment later is not
+	 * a failure) */
 	if (lstat(path, &st) < 0 || (!S_ISLNK(st.st_mode) && !in_place(&st)))
 		return outfile_write(path, data, len);
-	r = write_in_place(AT_FDCWD, path, O_CREAT | O_TRUNC, data, len);
-	if (r == 1) {
-		errno = ENXIO;	/* a pipe with no reader: the user's to open */
-		return -1;
-	}
-	return r;
+	return write_in_place(AT_FDCWD, path, O_CREAT | O_TRUNC, data, len);
 }
 
 struct tp_outfile *outfile_open(const char *path)

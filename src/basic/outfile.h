@@ -45,7 +45,8 @@ int outfile_write(const char *path, const void *data, size_t len);
 /* outfile_write() for a path the user named on the command line: a link
  * is followed and written through, as the shell's > does (/dev/stdout,
  * a link to a regular file), never replaced; a device or a pipe is
- * written in place; a pipe no one reads is an error (ENXIO). */
+ * written in place, a pipe once its reader opens it (as the shell's >
+ * waits). */
 int outfile_write_named(const char *path, const void *data, size_t len);
 
 /* A file written as it grows (the series): created empty under its final
