@@ -6,9 +6,11 @@
  * block of length 0 followed by the number of entries and a checksum of
  * the blocks' checksums.  A block holds whole entries, in the walk's
  * order: the number of the input it is under (u32), the summary's path
- * (u16 length, bytes), how it was read (full),
+ * (how many bytes it shares with the entry before it in the block (u16),
+ * the length of the rest (u16) and its bytes), how it was read (full),
  * the stamp of the file read (device, inode, size, mtime s and ns), the
- * task's resources, start and end, exit status (i64), number of notes
+ * task's resources, start and end (a u32 of which are known, then those
+ * as doubles), exit status (i64), number of notes
  * (u32), partial (u8), and its eight strings (category, command, host,
  * exit_type, cause, detail, notes, notes_text) each a reference (u32):
  * none, a new string (its u32 length and bytes; it takes the next
@@ -34,6 +36,7 @@
 #define MAGIC "TPMONRC3"
 #define MAGIC_FAMILY 7		/* "TPMONRC": a cache of some version */
 #define NSTR 8
+#define NVAL (RP_RES__COUNT + 2)	/* the resources, start and end */
 #define NO_STRING 0xffffffffU
 #define NEW_STRING 0xfffffffeU
 #define PATH_MAX_LEN 4096
@@ -77,6 +80,8 @@ struct rp_cache {
 	struct buf out;		/* the block being written, HEAD bytes first */
 	uint64_t wblk, wcount, wchain;
 	uint32_t wnext;		/* the index the next new string takes */
+	char wprev[PATH_MAX_LEN + 1];	/* the path of the entry before, in the block */
+	size_t wprevlen;
 	struct {
 		const char *s;
 		uint32_t idx;
@@ -165,6 +170,7 @@ static void flush_block(struct rp_cache *c)
 	c->wblk++;
 	c->wchain = mix(c->wchain, h);
 	c->out.n = HEAD;
+	c->wprevlen = 0;
 }
 
 /* A string of a sealed task: its index when the writer gave it lately
@@ -188,29 +194,50 @@ static void put_ref(struct rp_cache *c, const char *s)
 	c->wtab[h].idx = c->wnext++;
 }
 
+/* @path as the bytes it shares with the entry before and the rest. */
+static void put_path(struct rp_cache *c, const char *path, size_t n)
+{
+	uint16_t shared = 0, rest;
+
+	while (shared < c->wprevlen && shared < n && c->wprev[shared] == path[shared])
+		shared++;
+	rest = (uint16_t)(n - shared);
+	put(&c->out, &shared, sizeof(shared));
+	put(&c->out, &rest, sizeof(rest));
+	put(&c->out, path + shared, rest);
+	memcpy(c->wprev, path, n);
+	c->wprevlen = n;
+}
+
 void rp_cache_put(struct rp_cache *c, const char *path, int full,
 		  const struct rp_cache_stamp *stamp, const struct rp_task *t)
 {
 	const char *s[NSTR] = { t->category, t->command, t->host, t->exit_type,
 				t->cause, t->detail, t->notes, t->notes_text };
-	uint16_t plen = (uint16_t)strlen(path);
+	size_t plen = strlen(path);
 	int64_t status = t->exit_status;
-	uint32_t nnotes = (uint32_t)t->nnotes;
+	uint32_t nnotes = (uint32_t)t->nnotes, known = 0;
 	unsigned char f = (unsigned char)full, partial = t->partial;
+	double v[NVAL];
 	int i;
 
 	/* (unsealed strings are no pointers to remember) */
-	if (c->wfd < 0 || !t->pooled || strlen(path) > PATH_MAX_LEN || t->nnotes > UINT32_MAX ||
-	    c->wnext >= NEW_STRING - NSTR)
+	if (c->wfd < 0 || !t->pooled || plen == 0 || plen > PATH_MAX_LEN ||
+	    t->nnotes > UINT32_MAX || c->wnext >= NEW_STRING - NSTR)
 		return;
+	memcpy(v, t->v, sizeof(t->v));
+	v[RP_RES__COUNT] = t->started;
+	v[RP_RES__COUNT + 1] = t->ended;
+	for (i = 0; i < NVAL; i++)
+		known |= isnan(v[i]) ? 0 : 1U << i;
 	put_u32(&c->out, c->input);
-	put(&c->out, &plen, sizeof(plen));
-	put(&c->out, path, plen);
+	put_path(c, path, plen);
 	put(&c->out, &f, 1);
 	put(&c->out, stamp, sizeof(*stamp));
-	put(&c->out, t->v, sizeof(t->v));
-	put(&c->out, &t->started, sizeof(double));
-	put(&c->out, &t->ended, sizeof(double));
+	put_u32(&c->out, known);
+	for (i = 0; i < NVAL; i++)
+		if (known & (1U << i))
+			put(&c->out, &v[i], sizeof(double));
 	put(&c->out, &status, sizeof(status));
 	put(&c->out, &nnotes, sizeof(nnotes));
 	put(&c->out, &partial, 1);
@@ -289,31 +316,67 @@ static bool values_ok(const double *v)
 {
 	int i;
 
-	for (i = 0; i < RP_RES__COUNT + 2; i++)
+	for (i = 0; i < NVAL; i++)
 		if (!isnan(v[i]) && (!isfinite(v[i]) || signbit(v[i]) ||
 				     (i >= RP_RES__COUNT && (v[i] <= 0 || v[i] >= 1e11))))
 			return false;
 	return true;
 }
 
-/* The entry at @cur into c->e; false when it is not one a report wrote. */
-static bool parse_entry(struct rp_cache *c, struct rp_store *st, struct cur *cur)
+/* The path at @cur into c->e.path (the entry before's there, @prev bytes
+ * of it); false when it is none. */
+static bool get_path(struct cur *cur, char *path, size_t prev)
+{
+	uint16_t shared, rest;
+	const char *s;
+
+	get(cur, &shared, sizeof(shared));
+	get(cur, &rest, sizeof(rest));
+	if (cur->bad || shared > prev || (size_t)shared + rest > PATH_MAX_LEN ||
+	    shared + rest == 0)
+		return false;
+	s = get_bytes(cur, rest);
+	if (!s)
+		return false;
+	memcpy(path + shared, s, rest);
+	path[shared + rest] = '\0';
+	return true;
+}
+
+/* The values at @cur into @v (NAN where not known). */
+static void get_values(struct cur *cur, double *v)
+{
+	uint32_t known;
+	int i;
+
+	get(cur, &known, sizeof(known));
+	for (i = 0; i < NVAL; i++) {
+		v[i] = NAN;
+		if (known & (1U << i))
+			get(cur, &v[i], sizeof(double));
+	}
+	if (known >> NVAL)
+		cur->bad = true;
+}
+
+/* The entry at @cur into c->e (@prev: the length of the path before it in
+ * the block); false when it is not one a report wrote. */
+static bool parse_entry(struct rp_cache *c, struct rp_store *st, struct cur *cur, size_t prev)
 {
 	struct rp_task *t = &c->e.task;
-	double v[RP_RES__COUNT + 2];
-	const char *s[NSTR], *path;
+	double v[NVAL];
+	const char *s[NSTR];
 	unsigned char full, partial;
-	uint16_t plen;
 	uint32_t nnotes;
 	int64_t status;
+	bool path;
 	int i;
 
 	get(cur, &c->e.input, sizeof(c->e.input));
-	get(cur, &plen, sizeof(plen));
-	path = plen > 0 && plen <= PATH_MAX_LEN ? get_bytes(cur, plen) : NULL;
+	path = get_path(cur, c->e.path, prev);
 	get(cur, &full, 1);
 	get(cur, &c->e.stamp, sizeof(c->e.stamp));
-	get(cur, v, sizeof(v));
+	get_values(cur, v);
 	get(cur, &status, sizeof(status));
 	get(cur, &nnotes, sizeof(nnotes));
 	get(cur, &partial, 1);
@@ -321,8 +384,6 @@ static bool parse_entry(struct rp_cache *c, struct rp_store *st, struct cur *cur
 		s[i] = get_ref(c, st, cur);
 	if (cur->bad || !path || full > 1 || partial > 1 || !values_ok(v))
 		return false;
-	memcpy(c->e.path, path, plen);
-	c->e.path[plen] = '\0';
 	c->e.full = full;
 	rp_task_init(t);
 	memcpy(t->v, v, sizeof(t->v));
@@ -463,7 +524,7 @@ static bool next_entry(struct rp_cache *c, struct rp_store *st)
 	cur.p = c->blk.p + c->at;
 	cur.end = c->blk.p + c->blk.n;
 	cur.bad = false;
-	if (!parse_entry(c, st, &cur)) {
+	if (!parse_entry(c, st, &cur, c->at == 0 ? 0 : strlen(c->e.path))) {
 		give_up(c, "an entry that no report wrote (corrupt)", true);
 		return false;
 	}
