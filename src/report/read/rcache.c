@@ -352,8 +352,11 @@ static void get_values(struct cur *cur, double *v)
 	get(cur, &known, sizeof(known));
 	for (i = 0; i < NVAL; i++) {
 		v[i] = NAN;
-		if (known & (1U << i))
+		if (known & (1U << i)) {
 			get(cur, &v[i], sizeof(double));
+			if (isnan(v[i]))
+				cur->bad = true;	/* (a known value is a number) */
+		}
 	}
 	if (known >> NVAL)
 		cur->bad = true;

@@ -229,7 +229,7 @@ void rp_pool_add(struct rp_pool *p, const char *path, int full)
 	it->path = xstrdup(path);
 	it->full = full;
 	it->ok = it->from_full = it->stamped = false;
-	rp_task_init(&it->task);
+	/* (the task is set only where it is read: scan_file()) */
 	it->cached = p->cache &&
 		     rp_cache_find(p->cache, p->st, path, full, &it->was, &it->task);
 }
