@@ -427,7 +427,8 @@ static int read_all(int fd, void *p, size_t n)
 
 /* The next block of @c->fd into c->blk (number @seed): 1, 0 at the end
  * (*@tail: the count and chain after it), or why it is no block. */
-static const char *next_block(struct rp_cache *c, uint64_t seed, int *more, uint64_t tail[2])
+static const char *next_block(struct rp_cache *c, uint64_t seed, int *more, uint64_t tail[2],
+			      uint64_t *hash)
 {
 	unsigned char head[HEAD];
 	uint32_t len;
@@ -453,6 +454,7 @@ static const char *next_block(struct rp_cache *c, uint64_t seed, int *more, uint
 		return "it is cut short (corrupt)";
 	if (block_hash(c->blk.p, len, seed) != h)
 		return "its checksum does not match (corrupt)";
+	*hash = h;
 	c->blk.n = len;
 	*more = 1;
 	return NULL;
@@ -463,17 +465,17 @@ static const char *next_block(struct rp_cache *c, uint64_t seed, int *more, uint
  * start). */
 static const char *verify(struct rp_cache *c)
 {
-	uint64_t chain = 0, n, tail[2] = { 0, 0 };
-	const char *why;
+	uint64_t chain = 0, n, tail[2] = { 0, 0 }, h = 0;
 	char extra;
 	int more = 1;
 
 	for (n = 0; more; n++) {
-		why = next_block(c, n, &more, tail);
+		const char *why = next_block(c, n, &more, tail, &h);
+
 		if (why)
 			return why;
 		if (more)
-			chain = mix(chain, block_hash(c->blk.p, c->blk.n, n));
+			chain = mix(chain, h);
 	}
 	if (tail[1] != chain || read(c->fd, &extra, 1) != 0)
 		return "its checksum does not match (corrupt)";
@@ -505,15 +507,15 @@ static void give_up(struct rp_cache *c, const char *why, bool rest)
 static bool next_entry(struct rp_cache *c, struct rp_store *st)
 {
 	struct cur cur;
-	uint64_t tail[2];
 
 	if (c->fd < 0)
 		return false;
 	if (c->at == c->blk.n) {
+		uint64_t tail[2], h;
 		const char *why;
 		int more;
 
-		why = next_block(c, c->nblk++, &more, tail);
+		why = next_block(c, c->nblk++, &more, tail, &h);
 		if (why || !more) {
 			if (why)
 				give_up(c, why, true);
@@ -673,7 +675,6 @@ struct rp_cache *rp_cache_open(const char *path, char *const *inputs, int n)
 
 int rp_cache_save(struct rp_cache *c)
 {
-	uint32_t zero[2] = { 0, 0 };
 	char *p;
 
 	if (c->fd >= 0)
@@ -682,6 +683,8 @@ int rp_cache_save(struct rp_cache *c)
 	if (!c->target && !c->werr)
 		return -1;	/* a device or a FIFO: the load said */
 	if (c->wfd >= 0) {
+		uint32_t zero[2] = { 0, 0 };
+
 		if (c->out.n > HEAD)
 			flush_block(c);
 		if ((write_all(c->wfd, zero, sizeof(zero)) < 0 ||
@@ -730,12 +733,13 @@ int rp_cache_forge(const char *path, char *const *inputs, int n, const void *bod
 		   size_t len, uint64_t count)
 {
 	struct buf b = { NULL, 0, 0 };
-	uint32_t head[2] = { (uint32_t)len, 0 };
 	uint64_t h = block_hash(body, len, 0), chain = mix(0, h), zero = 0;
 	int fd, r;
 
 	ident(&b, inputs, n);
 	if (len > 0) {
+		uint32_t head[2] = { (uint32_t)len, 0 };
+
 		put(&b, head, sizeof(head));
 		put(&b, &h, sizeof(h));
 		put(&b, body, len);
