@@ -228,10 +228,10 @@ static size_t ptr_hash(const char *p)
 /* The index of the interned @key in @ks, added when new. */
 static size_t keyset_index(struct keyset *ks, const char *key)
 {
-	size_t h, i;
+	size_t h;
 
 	if (2 * (ks->n + 1) > ks->nslot) {
-		size_t nslot = ks->nslot ? 2 * ks->nslot : 64;
+		size_t nslot = ks->nslot ? 2 * ks->nslot : 64, i;
 
 		free(ks->slot);
 		ks->slot = xcalloc(nslot, sizeof(size_t));
