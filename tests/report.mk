@@ -51,6 +51,15 @@ tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS)
 
+# ... and of the cache (--cache=FILE); seeds in tests/fuzz/corpus/report-cache/.
+noinst_PROGRAMS += tests/fuzz/fuzz-report-cache
+tests_fuzz_fuzz_report_cache_SOURCES = tests/fuzz/fuzz-report-cache.c \
+	src/report/read/rcache.c src/report/read/infile.c src/report/read/store.c \
+	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c \
+	src/basic/xmalloc.c src/basic/messages.c src/basic/safetext.c
+tests_fuzz_fuzz_report_cache_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_report_cache_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+
 # ... and of other tools' records (Nextflow, Snakemake, sacct); seeds in
 # tests/fuzz/corpus/report-others/.
 noinst_PROGRAMS += tests/fuzz/fuzz-report-others

@@ -151,9 +151,12 @@ int report_main(int argc, char **argv)
 		return r > 0 ? 0 : 1;
 	rp_store_init(&st);
 	cache = o.cache ? rp_cache_open(o.cache, o.inputs, o.ninputs) : NULL;
-	for (i = 0; i < (size_t)o.ninputs; i++)
+	for (i = 0; i < (size_t)o.ninputs; i++) {
+		if (cache)
+			rp_cache_input(cache, (int)i);
 		if (rp_read_input(&st, o.inputs[i], o.jobs, cache) < 0)
 			status = 1;
+	}
 	if (cache && status == 0)
 		rp_cache_save(cache);
 	rp_cache_free(cache);

@@ -2,8 +2,11 @@
 /* test-report.c: unit tests of the report's statistics (stats.c) and of
  * its copy of cctools' allocation algorithm (firstalloc.c), on cases computed
  * by hand: ties, buckets below 1, the cap at the top value, --max, the
- * truncated top value, tasks that did not end normally. */
+ * truncated top value, tasks that did not end normally; and the sort of
+ * values against qsort(). */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/analyse/firstalloc.h"
@@ -78,6 +81,58 @@ static const struct acase cases[] = {
 	  { T(100, NAN), T(600, 10) }, { 750, 750, 750 } },
 };
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* rp_sort_values() against qsort(): @n values of the kind @kind, the
+ * same bits in the same order. */
+static void sort_case(size_t n, int kind, const char *what)
+{
+	double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+	uint64_t x = 88172645463325252ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		switch (kind) {
+		case 0:		/* spread over many magnitudes */
+			a[i] = (double)(x >> 11) * 0x1p-53 * pow(10, (double)(x % 13) - 3);
+			break;
+		case 1:		/* few values, many ties, zeros */
+			a[i] = (double)(x % 5) * 250;
+			break;
+		case 2:		/* negative ones (and a -0 among them: 4) */
+		case 4:
+			a[i] = ((double)(x % 2001) - 1000) / 7;
+			if (kind == 4 && i == n / 2)
+				a[i] = -0.0;
+			break;
+		default:	/* one value, and the largest and least finite ones */
+			a[i] = i == 1 ? 1.7976931348623157e308 : i == 2 ? 4.9e-324 : 3.5;
+		}
+	}
+	memcpy(b, a, n * sizeof(double));
+	rp_sort_values(a, n);
+	qsort(b, n, sizeof(double), by_value);
+	ok(memcmp(a, b, n * sizeof(double)) == 0, "%s", what);
+	free(a);
+	free(b);
+}
+
+static void test_sort(void)
+{
+	sort_case(100000, 0, "sort: 100,000 values of many magnitudes, as qsort()");
+	sort_case(100000, 1, "sort: 100,000 values of five kinds, as qsort()");
+	sort_case(5000, 2, "sort: negative values, as qsort()");
+	sort_case(5000, 4, "sort: negative values and a -0, as qsort()");
+	sort_case(1000, 3, "sort: one value, the largest and the least, as qsort()");
+	sort_case(100, 0, "sort: 100 values (below the radix sort), as qsort()");
+}
+
 static void test_alloc(void)
 {
 	size_t i;
@@ -111,8 +166,9 @@ static void test_fit(void)
 
 int main(void)
 {
-	plan(10 + 3 * 12 + 3 + 3);
+	plan(10 + 6 + 3 * 12 + 3 + 3);
 	test_stats();
+	test_sort();
 	test_alloc();
 	test_fit();
 	return done();

@@ -18,6 +18,11 @@ struct rp_stats {
  * recommendations' quantile:Q and the charts across groups use it too. */
 double rp_quantile(const double *x, size_t n, double p);
 
+/* The @n values at @v (no NAN among them) sorted, least first: the same
+ * order as qsort() by value gives, a byte of their bits at a time when
+ * they are many. */
+void rp_sort_values(double *v, size_t n);
+
 /* Figures of the known (non-NAN) values among @n in @v.  Reorders @v.
  * With no known value every figure is NAN and s->n is 0. */
 void rp_stats_compute(double *v, size_t n, struct rp_stats *s);

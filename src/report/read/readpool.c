@@ -28,10 +28,12 @@ struct item {
 	int dirfd;		/* the directory the file is in, or -1 */
 	bool own_fd;		/* dirfd is this item's to close */
 	int full;		/* read X.tpmon.json beside it instead */
-	bool ok;		/* task read by the scanner */
+	bool ok;		/* task read by the scanner or taken from the cache */
 	bool from_full;		/* ... from X.tpmon.json */
-	bool stamped;		/* sb holds the file's stat() before it was read */
-	struct stat sb;
+	bool cached;		/* task holds the cache's entry for the file... */
+	struct rp_cache_stamp was;	/* ... read when it was stamped so */
+	bool stamped;		/* now holds the file's stat() before it was read */
+	struct rp_cache_stamp now;
 	struct rp_task task;
 };
 
@@ -88,16 +90,19 @@ static bool scan_file(const struct rp_pool *p, struct item *it, const char *path
 	const char *base = strrchr(path, '/'), *name = it->dirfd >= 0 && base ? base + 1 : path;
 	int dirfd = it->dirfd >= 0 && base ? it->dirfd : AT_FDCWD;
 	char why[256], *text;
+	struct stat sb;
 	size_t len = 0;
 	bool ok;
 
-	rp_task_init(t);
 	if (p->cache) {
-		it->stamped = fstatat(dirfd, name, &it->sb, 0) == 0;
-		if (it->stamped && rp_cache_get(p->cache, it->path, it->full, &it->sb, t,
-						&it->from_full))
+		it->stamped = fstatat(dirfd, name, &sb, 0) == 0;
+		if (it->stamped)
+			rp_cache_stamp_of(&it->now, &sb);
+		/* the same device, inode, size and mtime: not read again */
+		if (it->stamped && it->cached && memcmp(&it->now, &it->was, sizeof(it->now)) == 0)
 			return true;
 	}
+	rp_task_init(t);	/* (a cached task's strings are the store's) */
 	text = rp_infile_slurpat(dirfd, name, RP_SUMMARY_MAX, "a summary", &len, why,
 				 sizeof(why));
 	ok = text && rp_sumscan_fill(t, text, len) == 0;
@@ -171,13 +176,11 @@ static void merge(struct rp_pool *p, struct item *it)
 		struct rp_task *t = rp_store_add(p->st, src ? src : it->path);
 		const char *source = t->source;
 
-		if (p->cache && it->stamped)
-			rp_cache_put(p->cache, it->path, it->full, it->from_full, &it->sb,
-				     &it->task);
-
 		*t = it->task;
 		t->source = source;
 		rp_store_seal(p->st);
+		if (p->cache && it->stamped)
+			rp_cache_put(p->cache, it->path, it->full, &it->now, t);
 		free(src);
 	} else {
 		rp_task_clear(&it->task);
@@ -226,6 +229,9 @@ void rp_pool_add(struct rp_pool *p, const char *path, int full)
 	it->path = xstrdup(path);
 	it->full = full;
 	it->ok = it->from_full = it->stamped = false;
+	/* (the task is set only where it is read: scan_file()) */
+	it->cached = p->cache &&
+		     rp_cache_find(p->cache, p->st, path, full, &it->was, &it->task);
 }
 
 void rp_pool_dir(struct rp_pool *p, int dirfd)

@@ -212,70 +212,112 @@ static const char *group_key(const struct rp_task *t, enum rp_by by,
 	return buf;
 }
 
-struct keyed {
-	const char *key;	/* interned: equal keys, equal pointers */
-	size_t idx;
+/* The distinct keys of a grouping, found by their interned pointer. */
+struct keyset {
+	const char **key;	/* distinct keys, in the order first met */
+	size_t n;
+	size_t *slot;		/* index + 1 into key, by pointer; 0: free */
+	size_t nslot;		/* a power of 2, at least twice n */
 };
 
-static int cmp_keyed(const void *a, const void *b)
+static size_t ptr_hash(const char *p)
 {
-	const struct keyed *x = a, *y = b;
-	int c = x->key == y->key ? 0 : strcmp(x->key, y->key);
-
-	if (c)
-		return c;
-	return (x->idx > y->idx) - (x->idx < y->idx);
+	return (size_t)(((uint64_t)(uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ULL >> 20);
 }
 
-/* Every task's key, interned in @keys (a store of strings only): a group
- * key costs a pointer per task, not a copy. */
-static struct keyed *group_keys(const struct rp_store *st, enum rp_by by,
-				struct rp_store *keys)
+/* The index of the interned @key in @ks, added when new. */
+static size_t keyset_index(struct keyset *ks, const char *key)
 {
-	struct keyed *k = xreallocarray(NULL, st->n ? st->n : 1, sizeof(*k));
+	size_t h;
+
+	if (2 * (ks->n + 1) > ks->nslot) {
+		size_t nslot = ks->nslot ? 2 * ks->nslot : 64, i;
+
+		free(ks->slot);
+		ks->slot = xcalloc(nslot, sizeof(size_t));
+		ks->nslot = nslot;
+		for (i = 0; i < ks->n; i++) {
+			for (h = ptr_hash(ks->key[i]) & (nslot - 1); ks->slot[h];
+			     h = (h + 1) & (nslot - 1))
+				;
+			ks->slot[h] = i + 1;
+		}
+		ks->key = xreallocarray(ks->key, nslot / 2, sizeof(*ks->key));
+	}
+	for (h = ptr_hash(key) & (ks->nslot - 1); ks->slot[h]; h = (h + 1) & (ks->nslot - 1))
+		if (ks->key[ks->slot[h] - 1] == key)
+			return ks->slot[h] - 1;
+	ks->key[ks->n] = key;
+	ks->slot[h] = ++ks->n;
+	return ks->n - 1;
+}
+
+static int by_key_name(const void *a, const void *b)
+{
+	return strcmp(**(const char *const *const *)a, **(const char *const *const *)b);
+}
+
+/* Each task's group: the index of its key in @ks, in @which (the
+ * task's), the keys interned in @keys (a store of strings only). */
+static void group_keys(const struct rp_store *st, enum rp_by by, struct rp_store *keys,
+		       struct keyset *ks, size_t *which)
+{
+	const char *last = NULL;
+	size_t i, at = 0;
 	char buf[256];
-	size_t i;
 
 	for (i = 0; i < st->n; i++) {
-		k[i].key = rp_store_intern(keys, group_key(&st->tasks[i], by, buf, sizeof(buf)));
-		k[i].idx = i;
+		const char *k = rp_store_intern(keys, group_key(&st->tasks[i], by, buf, sizeof(buf)));
+
+		if (k != last)	/* (a run of one category: no lookup) */
+			at = keyset_index(ks, k);
+		last = k;
+		which[i] = at;
 	}
-	qsort(k, st->n, sizeof(*k), cmp_keyed);
-	return k;
 }
 
+/* Groups by name, each task in its group in reading order: the distinct
+ * keys sorted, then the tasks dealt out (no sort of every task). */
 struct rp_group *rp_store_group(const struct rp_store *st, enum rp_by by,
 				size_t *n)
 {
+	struct keyset ks = { NULL, 0, NULL, 0 };
+	size_t *which = xreallocarray(NULL, st->n ? st->n : 1, sizeof(size_t));
+	const char ***order;
+	size_t *rank, i;
 	struct rp_store keys;
-	struct keyed *k;
 	struct rp_group *g;
-	size_t i, ng = 0;
 
 	rp_store_init(&keys);
-	k = group_keys(st, by, &keys);
-	for (i = 0; i < st->n; i++)
-		if (i == 0 || k[i].key != k[i - 1].key)
-			ng++;
-	g = xreallocarray(NULL, ng ? ng : 1, sizeof(*g));
-	ng = 0;
-	for (i = 0; i < st->n; i++) {
-		if (i == 0 || k[i].key != k[i - 1].key) {
-			size_t run = 1;
-
-			while (i + run < st->n && k[i + run].key == k[i].key)
-				run++;
-			g[ng].name = xstrdup(k[i].key);
-			g[ng].label = NULL;
-			g[ng].idx = xreallocarray(NULL, run, sizeof(size_t));
-			g[ng].n = 0;
-			ng++;
-		}
-		g[ng - 1].idx[g[ng - 1].n++] = k[i].idx;
+	group_keys(st, by, &keys, &ks, which);
+	order = xreallocarray(NULL, ks.n ? ks.n : 1, sizeof(*order));
+	rank = xreallocarray(NULL, ks.n ? ks.n : 1, sizeof(*rank));
+	for (i = 0; i < ks.n; i++)
+		order[i] = &ks.key[i];
+	qsort(order, ks.n, sizeof(*order), by_key_name);
+	g = xcalloc(ks.n ? ks.n : 1, sizeof(*g));
+	for (i = 0; i < ks.n; i++) {
+		rank[order[i] - ks.key] = i;
+		g[i].name = xstrdup(*order[i]);
 	}
-	free(k);
+	for (i = 0; i < st->n; i++)
+		g[rank[which[i]]].n++;
+	for (i = 0; i < ks.n; i++) {
+		g[i].idx = xreallocarray(NULL, g[i].n, sizeof(size_t));
+		g[i].n = 0;
+	}
+	for (i = 0; i < st->n; i++) {
+		struct rp_group *gi = &g[rank[which[i]]];
+
+		gi->idx[gi->n++] = i;
+	}
+	free(order);
+	free(rank);
+	free(which);
+	free(ks.key);
+	free(ks.slot);
 	rp_store_free(&keys);
-	*n = ng;
+	*n = ks.n;
 	return g;
 }
 

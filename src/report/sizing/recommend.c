@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/analyse/stats.h"
 #include "report/sizing/sizing.h"
 #include "basic/rounding.h"
 #include "basic/xmalloc.h"
@@ -98,13 +99,6 @@ static double pick(const double *x, size_t n, const struct rp_strat *s, bool q)
 	return q ? rp_quantile(x, n, s->q) : x[n - 1];
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Known values of resource @res among the usable tasks, sorted; the
  * figure in *@out (NAN when none). */
 static void figure(const struct rp_store *st, const struct rp_group *g, enum rp_res res,
@@ -119,7 +113,7 @@ static void figure(const struct rp_store *st, const struct rp_group *g, enum rp_
 		if (rp_task_usable(t) == 0 && !isnan(t->v[res]))
 			x[n++] = t->v[res];
 	}
-	qsort(x, n, sizeof(double), cmp_double);
+	rp_sort_values(x, n);
 	*out = n ? pick(x, n, s, q) : NAN;
 	free(x);
 }
