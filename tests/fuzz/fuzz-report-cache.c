@@ -21,7 +21,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char *const inputs[] = { "w", "v" };
+/* the report's inputs as its command line gives them (char *const *) */
+static char input_w[] = "w", input_v[] = "v";
+static char *const inputs[] = { input_w, input_v };
 
 /* what a walk of the inputs would look up, in its order */
 static const char *const walk[][2] = {
