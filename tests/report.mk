@@ -56,7 +56,7 @@ noinst_PROGRAMS += tests/fuzz/fuzz-report-cache
 tests_fuzz_fuzz_report_cache_SOURCES = tests/fuzz/fuzz-report-cache.c \
 	src/report/read/rcache.c src/report/read/infile.c src/report/read/store.c \
 	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c \
-	src/basic/xmalloc.c src/basic/messages.c src/basic/safetext.c
+	src/basic/xmalloc.c src/basic/messages.c src/basic/safetext.c src/basic/outfile.c
 tests_fuzz_fuzz_report_cache_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_cache_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 

@@ -182,8 +182,10 @@ static int finish(int dfd, int fd, const char *tmp, const char *base,
 
 /* Write all of @data to the open @fd, in order (a device or a pipe has
  * no offsets).  0 or -1. */
-static int write_all(int fd, const char *s, size_t len)
+int outfile_write_fd(int fd, const void *data, size_t len)
 {
+	const char *s = data;
+
 	while (len) {
 		ssize_t n = write(fd, s, len);
 
@@ -209,7 +211,7 @@ static int write_in_place(int dfd, const char *base, int flags, const void *data
 
 	if (fd < 0)
 		return errno == ENXIO ? 1 : -1;
-	r = fcntl(fd, F_SETFL, 0) < 0 || write_all(fd, data, len) < 0 ? -1 : 0;
+	r = fcntl(fd, F_SETFL, 0) < 0 || outfile_write_fd(fd, data, len) < 0 ? -1 : 0;
 	e = errno;
 	if (close(fd) < 0 && r == 0)
 		return -1;

@@ -49,6 +49,10 @@ int outfile_write(const char *path, const void *data, size_t len);
  * waits). */
 int outfile_write_named(const char *path, const void *data, size_t len);
 
+/* Write all @len bytes of @data to @fd, through short writes and EINTR:
+ * 0, or -1 (errno; 0 for a write that took nothing). */
+int outfile_write_fd(int fd, const void *data, size_t len);
+
 /* A file written as it grows (the series): created empty under its final
  * name at once, then written through its descriptor, so a link the task
  * puts at that name later changes nothing. */

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "basic/messages.h"
+#include "basic/outfile.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"
 #include "report/read/infile.h"
@@ -139,23 +140,6 @@ static void put_str(struct buf *b, const char *s)
 	put(b, s, n);
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *s = p;
-
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The block in c->out written, with its head. */
 static void flush_block(struct rp_cache *c)
 {
@@ -165,7 +149,7 @@ static void flush_block(struct rp_cache *c)
 	memcpy(c->out.p, &len, 4);
 	memcpy(c->out.p + 4, &zero, 4);
 	memcpy(c->out.p + 8, &h, 8);
-	if (c->wfd >= 0 && write_all(c->wfd, c->out.p, c->out.n) < 0 && !c->werr)
+	if (c->wfd >= 0 && outfile_write_fd(c->wfd, c->out.p, c->out.n) < 0 && !c->werr)
 		c->werr = errno;
 	c->wblk++;
 	c->wchain = mix(c->wchain, h);
@@ -629,7 +613,7 @@ static void begin_new(struct rp_cache *c)
 	}
 	c->tmp = xasprintf("%s.tmp%ld", c->target, (long)getpid());
 	c->wfd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (c->wfd < 0 || write_all(c->wfd, c->ident.p, c->ident.n) < 0) {
+	if (c->wfd < 0 || outfile_write_fd(c->wfd, c->ident.p, c->ident.n) < 0) {
 		c->werr = errno;
 		if (c->wfd >= 0) {
 			close(c->wfd);
@@ -687,9 +671,9 @@ int rp_cache_save(struct rp_cache *c)
 
 		if (c->out.n > HEAD)
 			flush_block(c);
-		if ((write_all(c->wfd, zero, sizeof(zero)) < 0 ||
-		     write_all(c->wfd, &c->wcount, 8) < 0 ||
-		     write_all(c->wfd, &c->wchain, 8) < 0) && !c->werr)
+		if ((outfile_write_fd(c->wfd, zero, sizeof(zero)) < 0 ||
+		     outfile_write_fd(c->wfd, &c->wcount, 8) < 0 ||
+		     outfile_write_fd(c->wfd, &c->wchain, 8) < 0) && !c->werr)
 			c->werr = errno;
 		if (close(c->wfd) < 0 && !c->werr)
 			c->werr = errno;
@@ -750,7 +734,7 @@ int rp_cache_forge(const char *path, char *const *inputs, int n, const void *bod
 	put(&b, &count, sizeof(count));
 	put(&b, &chain, sizeof(chain));
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	r = fd >= 0 ? write_all(fd, b.p, b.n) : -1;
+	r = fd >= 0 ? outfile_write_fd(fd, b.p, b.n) : -1;
 	if (fd >= 0 && close(fd) < 0)
 		r = -1;
 	free(b.p);
