@@ -18,6 +18,7 @@
 #include "report/reportcmd.h"
 #include "report/ropts.h"
 #include "report/gnuplot/timeline.h"
+#include "basic/parfor.h"
 #include "basic/xmalloc.h"
 
 /* Remove a plot's SVG file @svg and the PNG beside it. */
@@ -135,6 +136,33 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 	return status == 0 && empty ? 2 : status;
 }
 
+struct analyse_job {
+	const struct rp_store *st;
+	const struct rp_group *g;
+	struct rp_cat *c;
+	const struct rp_options *o;
+};
+
+static void analyse_part(size_t i, void *arg)
+{
+	const struct analyse_job *j = arg;
+	size_t k = i / RP_ANALYSE_PARTS;
+
+	rp_analyse_part(j->st, &j->g[k], j->o->max, &j->c[k], (int)(i % RP_ANALYSE_PARTS));
+}
+
+/* Every group's figures, on --jobs threads (the same with any number). */
+static void analyse_groups(const struct rp_store *st, const struct rp_group *g,
+			   struct rp_cat *c, size_t n, const struct rp_options *o)
+{
+	struct analyse_job j = { st, g, c, o };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		rp_analyse_begin(&g[i], &c[i]);
+	parfor(n * RP_ANALYSE_PARTS, o->jobs, analyse_part, &j);
+}
+
 int report_main(int argc, char **argv)
 {
 	struct rp_options o;
@@ -171,9 +199,8 @@ int report_main(int argc, char **argv)
 	g = rp_store_group(&st, o.by, &n);
 	rp_labels_assign(g, n);
 	c = xreallocarray(NULL, n, sizeof(*c));
-	for (i = 0; i < n; i++)
-		rp_analyse(&st, &g[i], o.max, &c[i]);
-	rp_sizing_compute(&z, &o.sizing, &st, c, n, o.max);
+	analyse_groups(&st, g, c, n, &o);
+	rp_sizing_compute(&z, &o.sizing, &st, c, n, o.max, o.jobs);
 	status = outputs(&o, &st, g, c, n, &z);
 	rp_sizing_free(&z);
 	free(c);

@@ -58,44 +58,59 @@ static void count_ends(const struct rp_store *st, const struct rp_group *g,
 	}
 }
 
-void rp_analyse(const struct rp_store *st, const struct rp_group *g,
-		const double max[RP_A__COUNT], struct rp_cat *c)
+void rp_analyse_begin(const struct rp_group *g, struct rp_cat *c)
 {
-	double *v = xreallocarray(NULL, g->n ? g->n : 1, sizeof(double));
-	struct rp_sample *s = xreallocarray(NULL, g->n ? g->n : 1, sizeof(*s));
-	size_t i;
-	int r, a, m;
-
 	memset(c, 0, sizeof(*c));
 	c->group = g;
 	c->tasks = g->n;
-	count_ends(st, g, c);
-	for (r = 0; r < RP_RES__COUNT; r++) {
-		for (i = 0; i < g->n; i++)
-			v[i] = st->tasks[g->idx[i]].v[r];
-		rp_stats_compute(v, g->n, &c->stats[r]);
-		c->shown[r] = !rp_res_info(r)->optional || c->stats[r].n > 0;
-	}
-	for (a = 0; a < RP_A__COUNT; a++) {
-		enum rp_res res = rp_ares_res(a);
+}
 
-		for (i = 0; i < g->n; i++) {
-			const struct rp_task *t = &st->tasks[g->idx[i]];
+/* The figures of resource @r. */
+static void analyse_res(const struct rp_store *st, const struct rp_group *g,
+			struct rp_cat *c, enum rp_res r)
+{
+	double *v = xreallocarray(NULL, g->n ? g->n : 1, sizeof(double));
+	size_t i;
 
-			s[i].value = t->v[res];
-			s[i].wall_time = t->v[RP_WALL_TIME];
-			s[i].normal = t->normal;
-		}
-		{
-			int64_t out[RP_MODE__COUNT];
-
-			rp_alloc_compute(s, g->n, rp_res_info(res)->bucket, max[a], out);
-			for (m = 0; m < RP_MODE__COUNT; m++) {
-				c->alloc[m][a] = out[m];
-				c->fit[m][a] = rp_fit_compute(s, g->n, (double)out[m]);
-			}
-		}
-	}
+	for (i = 0; i < g->n; i++)
+		v[i] = st->tasks[g->idx[i]].v[r];
+	rp_stats_compute(v, g->n, &c->stats[r]);
+	c->shown[r] = !rp_res_info(r)->optional || c->stats[r].n > 0;
 	free(v);
+}
+
+/* The allocations of resource @a in every mode, and how they fit. */
+static void analyse_alloc(const struct rp_store *st, const struct rp_group *g,
+			  const double max[RP_A__COUNT], struct rp_cat *c, enum rp_ares a)
+{
+	struct rp_sample *s = xreallocarray(NULL, g->n ? g->n : 1, sizeof(*s));
+	enum rp_res res = rp_ares_res(a);
+	int64_t out[RP_MODE__COUNT];
+	size_t i;
+	int m;
+
+	for (i = 0; i < g->n; i++) {
+		const struct rp_task *t = &st->tasks[g->idx[i]];
+
+		s[i].value = t->v[res];
+		s[i].wall_time = t->v[RP_WALL_TIME];
+		s[i].normal = t->normal;
+	}
+	rp_alloc_compute(s, g->n, rp_res_info(res)->bucket, max[a], out);
+	for (m = 0; m < RP_MODE__COUNT; m++) {
+		c->alloc[m][a] = out[m];
+		c->fit[m][a] = rp_fit_compute(s, g->n, (double)out[m]);
+	}
 	free(s);
+}
+
+void rp_analyse_part(const struct rp_store *st, const struct rp_group *g,
+		     const double max[RP_A__COUNT], struct rp_cat *c, int part)
+{
+	if (part == 0)
+		count_ends(st, g, c);
+	else if (part <= RP_RES__COUNT)
+		analyse_res(st, g, c, (enum rp_res)(part - 1));
+	else
+		analyse_alloc(st, g, max, c, (enum rp_ares)(part - 1 - RP_RES__COUNT));
 }

@@ -34,9 +34,14 @@ struct rp_cat {
 	struct rp_fit fit[RP_MODE__COUNT][RP_A__COUNT];	/* NAN: none */
 };
 
-/* Analyse group @g of @st.  @max[a] is the --max of resource a, < 0 none. */
-void rp_analyse(const struct rp_store *st, const struct rp_group *g,
-		const double max[RP_A__COUNT], struct rp_cat *c);
+/* Analyse group @g of @st into @c, in parts that may run side by side on
+ * threads: rp_analyse_begin(), then each part below RP_ANALYSE_PARTS
+ * once, in any order (the ends counted, each resource's figures, each
+ * allocation).  @max[a] is the --max of resource a, < 0 none. */
+#define RP_ANALYSE_PARTS (1 + RP_RES__COUNT + RP_A__COUNT)
+void rp_analyse_begin(const struct rp_group *g, struct rp_cat *c);
+void rp_analyse_part(const struct rp_store *st, const struct rp_group *g,
+		     const double max[RP_A__COUNT], struct rp_cat *c, int part);
 
 /* Share and waste of allocation @alloc for the @n samples @s. */
 struct rp_fit rp_fit_compute(const struct rp_sample *s, size_t n, double alloc);

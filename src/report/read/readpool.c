@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* readpool.c: summaries read on threads, merged in order (readpool.h).
- * The queue is a batch of BATCH files: the threads take the next file by
- * an atomic counter, each task is kept in the batch's slot, and the
- * calling thread merges the slots in order once all are read. */
+ * Files are queued in batches of BATCH.  Two batches take turns: while
+ * the threads read one, the calling thread merges the one before it into
+ * the store and walks on to fill the next, then joins in reading what is
+ * left.  Each task is kept in its batch's slot, and the slots are merged
+ * in order, so the output does not depend on the threads. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,20 +39,36 @@ struct item {
 	struct rp_task task;
 };
 
+struct batch {
+	struct item items[BATCH];
+	size_t n;
+	atomic_size_t next;	/* the next item a thread takes */
+	size_t done;		/* items read (under the pool's lock) */
+	int active;		/* threads reading it (under the lock) */
+};
+
 struct rp_pool {
 	struct rp_store *st;
 	rp_pool_slow_fn slow;
 	struct rp_cache *cache;
 	int jobs;
-	struct item items[BATCH];
-	size_t n;
-	atomic_size_t next;
+	struct batch batches[2];
+	struct batch *fill;	/* the one the walk queues into */
+	struct batch *busy;	/* the one being read, or NULL */
+	/* the threads besides the caller's */
+	pthread_t th[RP_JOBS_MAX];
+	int nth;
+	pthread_mutex_t lock;
+	pthread_cond_t work;	/* a batch was handed out, or quit */
+	pthread_cond_t done;	/* a batch's last item was read */
+	unsigned long gen;	/* how many batches were handed out */
+	bool quit;
 	int dir_src;		/* rp_pool_dir()'s, borrowed; -1: none */
-	int dir_dup;		/* its copy for this batch; -1: none yet */
+	int dir_dup;		/* its copy for the batch being filled; -1: none yet */
 	/* progress */
 	bool tty;
 	bool shown;
-	double t0, last, done;
+	double t0, last, done_share;
 	size_t files;
 };
 
@@ -62,10 +80,13 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void *worker(void *arg);
+
 struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 			    struct rp_cache *cache)
 {
 	struct rp_pool *p = xcalloc(1, sizeof(*p));
+	int j;
 
 	if (jobs <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -76,9 +97,17 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	p->st = st;
 	p->slow = slow;
 	p->cache = cache;
+	p->fill = &p->batches[0];
 	p->dir_src = p->dir_dup = -1;
 	p->tty = isatty(STDERR_FILENO);
 	p->t0 = p->last = now();
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	/* (fewer threads when one cannot be made: the caller reads too) */
+	for (j = 1; j < p->jobs; j++)
+		if (pthread_create(&p->th[p->nth], NULL, worker, p) == 0)
+			p->nth++;
 	return p;
 }
 
@@ -125,13 +154,47 @@ static void read_item(const struct rp_pool *p, struct item *it)
 	it->ok = scan_file(p, it, it->path);
 }
 
+/* Read the items of @b that no thread has taken yet; then count them
+ * as done, and wake the caller when they were the last. */
+static void read_batch(struct rp_pool *p, struct batch *b)
+{
+	size_t i, k = 0;
+
+	while ((i = atomic_fetch_add(&b->next, 1)) < b->n) {
+		read_item(p, &b->items[i]);
+		k++;
+	}
+	pthread_mutex_lock(&p->lock);
+	b->done += k;
+	b->active--;
+	if (b->done == b->n && b->active == 0)
+		pthread_cond_broadcast(&p->done);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* A thread of the pool: each batch handed out, read until none is left,
+ * until the pool quits. */
 static void *worker(void *arg)
 {
 	struct rp_pool *p = arg;
-	size_t i;
+	unsigned long seen = 0;
 
-	while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
-		read_item(p, &p->items[i]);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct batch *b;
+
+		while (!p->quit && (!p->busy || p->gen == seen))
+			pthread_cond_wait(&p->work, &p->lock);
+		if (p->quit)
+			break;
+		b = p->busy;
+		seen = p->gen;
+		b->active++;
+		pthread_mutex_unlock(&p->lock);
+		read_batch(p, b);
+		pthread_mutex_lock(&p->lock);
+	}
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -151,15 +214,16 @@ static void progress_show(struct rp_pool *p)
 		return;
 	p->last = t;
 	fprintf(stderr, "\rtpmon: report: %zu files read, %.0f/s", p->files, p->files / el);
-	if (p->done > 0.01 && p->done < 1)
-		fprintf(stderr, ", about %.0f s left", el * (1 - p->done) / p->done);
+	if (p->done_share > 0.01 && p->done_share < 1)
+		fprintf(stderr, ", about %.0f s left",
+			el * (1 - p->done_share) / p->done_share);
 	fputs("\033[K", stderr);
 	p->shown = true;
 }
 
 void rp_pool_progress(struct rp_pool *p, double done)
 {
-	p->done = done;
+	p->done_share = done;
 }
 
 /* The slot @it into the store, or the reader's own path when the scanner
@@ -173,12 +237,8 @@ static void merge(struct rp_pool *p, struct item *it)
 		char *src = it->from_full ?
 			    xasprintf("%.*s%s", (int)(strlen(it->path) - strlen(SUMMARY_EXT)),
 				      it->path, FULL_EXT) : NULL;
-		struct rp_task *t = rp_store_add(p->st, src ? src : it->path);
-		const char *source = t->source;
+		const struct rp_task *t = rp_store_push(p->st, src ? src : it->path, &it->task);
 
-		*t = it->task;
-		t->source = source;
-		rp_store_seal(p->st);
 		if (p->cache && it->stamped)
 			rp_cache_put(p->cache, it->path, it->full, &it->now, t);
 		free(src);
@@ -188,37 +248,86 @@ static void merge(struct rp_pool *p, struct item *it)
 	free(it->path);
 }
 
-void rp_pool_flush(struct rp_pool *p)
+/* Hand the batch being filled out to the threads; the other one is
+ * filled from now on (it is empty: merged, or never used). */
+static void hand_out(struct rp_pool *p)
 {
-	pthread_t th[RP_JOBS_MAX];
-	int nth = 0, j;
+	struct batch *b = p->fill;
+
+	atomic_store(&b->next, 0);
+	b->done = 0;
+	b->active = 0;
+	pthread_mutex_lock(&p->lock);
+	p->busy = b;
+	p->gen++;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	p->fill = b == &p->batches[0] ? &p->batches[1] : &p->batches[0];
+	p->dir_dup = -1;	/* (the next batch's items get their own copy) */
+}
+
+/* Read what is left of the batch handed out, and wait until no thread
+ * is in it: it is the caller's alone then. */
+static struct batch *drain(struct rp_pool *p)
+{
+	struct batch *b = p->busy;
+
+	pthread_mutex_lock(&p->lock);
+	b->active++;
+	pthread_mutex_unlock(&p->lock);
+	read_batch(p, b);
+	pthread_mutex_lock(&p->lock);
+	while (b->done < b->n || b->active > 0)
+		pthread_cond_wait(&p->done, &p->lock);
+	p->busy = NULL;
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+/* The drained batch @b into the store, in order; empty after. */
+static void merge_batch(struct rp_pool *p, struct batch *b)
+{
 	size_t i;
 
-	atomic_store(&p->next, 0);
-	for (j = 1; j < p->jobs && (size_t)j < p->n; j++)
-		if (pthread_create(&th[nth], NULL, worker, p) == 0)
-			nth++;
-	worker(p);
-	for (j = 0; j < nth; j++)
-		pthread_join(th[j], NULL);
-	for (i = 0; i < p->n; i++) {
-		merge(p, &p->items[i]);
-		if (p->items[i].own_fd)
-			close(p->items[i].dirfd);
+	for (i = 0; i < b->n; i++) {
+		merge(p, &b->items[i]);
+		if (b->items[i].own_fd)
+			close(b->items[i].dirfd);
 	}
-	p->dir_dup = -1;
-	p->files += p->n;
-	p->n = 0;
+	p->files += b->n;
+	b->n = 0;
 	progress_show(p);
+}
+
+/* The batch being filled is full: the one handed out before it is read
+ * to its end, this one handed out, and the earlier one merged while the
+ * threads read this one. */
+static void rotate(struct rp_pool *p)
+{
+	struct batch *prev = p->busy ? drain(p) : NULL;
+
+	hand_out(p);
+	if (prev)
+		merge_batch(p, prev);
+}
+
+void rp_pool_flush(struct rp_pool *p)
+{
+	if (p->busy)
+		merge_batch(p, drain(p));
+	if (p->fill->n > 0) {
+		hand_out(p);
+		merge_batch(p, drain(p));
+	}
 }
 
 void rp_pool_add(struct rp_pool *p, const char *path, int full)
 {
 	struct item *it;
 
-	if (p->n == BATCH)
-		rp_pool_flush(p);
-	it = &p->items[p->n++];
+	if (p->fill->n == BATCH)
+		rotate(p);
+	it = &p->fill->items[p->fill->n++];
 	it->own_fd = false;
 	if (p->dir_src >= 0 && p->dir_dup < 0) {
 		/* (-1 when out of descriptors: the path is opened then) */
@@ -242,9 +351,20 @@ void rp_pool_dir(struct rp_pool *p, int dirfd)
 
 void rp_pool_free(struct rp_pool *p)
 {
+	int j;
+
 	if (!p)
 		return;
 	rp_pool_flush(p);
 	progress_clear(p);
+	pthread_mutex_lock(&p->lock);
+	p->quit = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	for (j = 0; j < p->nth; j++)
+		pthread_join(p->th[j], NULL);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
 	free(p);
 }

@@ -155,19 +155,39 @@ static size_t next_cap(size_t cap)
 	return cap < (1 << 16) ? 2 * cap : cap + cap / 8;
 }
 
-struct rp_task *rp_store_add(struct rp_store *st, const char *source)
+/* A new last task, not set, its source @source; the one before sealed. */
+static struct rp_task *append(struct rp_store *st, const char *source)
 {
-	struct rp_task *t;
-
 	rp_store_seal(st);
 	if (st->n == st->cap) {
 		st->cap = next_cap(st->cap);
-		st->tasks = xreallocarray(st->tasks, st->cap, sizeof(*t));
+		st->tasks = xreallocarray(st->tasks, st->cap, sizeof(struct rp_task));
 	}
-	t = &st->tasks[st->n++];
+	st->tasks[st->n].source = store_source(st, source);
+	return &st->tasks[st->n++];
+}
+
+struct rp_task *rp_store_add(struct rp_store *st, const char *source)
+{
+	struct rp_task *t = append(st, source);
+	const char *src = t->source;
+
 	rp_task_init(t);
-	st->kinds[RP_K_SUMMARY]++;
-	t->source = store_source(st, source);
+	t->source = src;
+	st->kinds[t->kind]++;
+	return t;
+}
+
+struct rp_task *rp_store_push(struct rp_store *st, const char *source,
+			      const struct rp_task *from)
+{
+	struct rp_task *t = append(st, source);
+	const char *src = t->source;
+
+	*t = *from;
+	t->source = src;
+	st->kinds[t->kind]++;
+	rp_store_seal(st);
 	return t;
 }
 
@@ -258,22 +278,38 @@ static int by_key_name(const void *a, const void *b)
 }
 
 /* Each task's group: the index of its key in @ks, in @which (the
- * task's), the keys interned in @keys (a store of strings only). */
+ * task's), the keys interned in @keys (a store of strings only).  A key
+ * that is a string of the store's (a category) is looked up by its
+ * pointer, @srcs, after its first time: a million tasks of a few
+ * categories hash a few strings, not a million. */
 static void group_keys(const struct rp_store *st, enum rp_by by, struct rp_store *keys,
 		       struct keyset *ks, size_t *which)
 {
-	const char *last = NULL;
-	size_t i, at = 0;
+	struct keyset srcs = { NULL, 0, NULL, 0 };
+	size_t *src_at = NULL, nsrc = 0, cap = 0, i;
 	char buf[256];
 
 	for (i = 0; i < st->n; i++) {
-		const char *k = rp_store_intern(keys, group_key(&st->tasks[i], by, buf, sizeof(buf)));
+		const char *k = group_key(&st->tasks[i], by, buf, sizeof(buf));
+		size_t j;
 
-		if (k != last)	/* (a run of one category: no lookup) */
-			at = keyset_index(ks, k);
-		last = k;
-		which[i] = at;
+		if (k == buf) {		/* cut out of the command */
+			which[i] = keyset_index(ks, rp_store_intern(keys, k));
+			continue;
+		}
+		j = keyset_index(&srcs, k);
+		if (j == nsrc) {	/* met for the first time */
+			if (nsrc == cap) {
+				cap = cap ? 2 * cap : 16;
+				src_at = xreallocarray(src_at, cap, sizeof(*src_at));
+			}
+			src_at[nsrc++] = keyset_index(ks, rp_store_intern(keys, k));
+		}
+		which[i] = src_at[j];
 	}
+	free(src_at);
+	free(srcs.key);
+	free(srcs.slot);
 }
 
 /* Groups by name, each task in its group in reading order: the distinct

@@ -53,6 +53,12 @@ void rp_store_free(struct rp_store *st);
  * which seals it: its strings become the store's (rp_store_seal()). */
 struct rp_task *rp_store_add(struct rp_store *st, const char *source);
 
+/* A copy of @from appended, its source @source, and sealed: the strings
+ * it owned are the store's now (those of @from are freed: do not use
+ * them).  Returns the store's copy. */
+struct rp_task *rp_store_push(struct rp_store *st, const char *source,
+			      const struct rp_task *from);
+
 /* The last task's strings, owned until now, replaced by the store's
  * interned copies (freed, and the task marked pooled).  The readers call
  * it when they are done; a store that is read is sealed. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "report/sizing/sizing.h"
 #include "basic/safetext.h"
+#include "basic/parfor.h"
 #include "basic/xmalloc.h"
 
 /* The strategies the savings table compares: the chosen one first, then
@@ -40,10 +41,30 @@ static void add(struct rp_tally *to, const struct rp_tally *t)
 	to->core_used += t->core_used;
 }
 
+struct sizing_job {
+	struct rp_sizing *z;
+	const struct rp_store *st;
+	const struct rp_cat *c;
+	size_t n;
+	const double *max;
+};
+
+/* Strategy i / n, group i % n: its requests, and their replay. */
+static void size_one(size_t i, void *arg)
+{
+	const struct sizing_job *j = arg;
+	size_t s = i / j->n, k = i % j->n;
+	struct rp_sizing *z = j->z;
+
+	rp_recommend(j->st, &j->c[k], &z->strat[s], z->opts.margin, j->max, &z->rec[s][k]);
+	rp_replay(j->st, &j->c[k], &z->rec[s][k], j->max, &z->rep[s][k]);
+}
+
 void rp_sizing_compute(struct rp_sizing *z, const struct rp_sizing_opts *o,
 		       const struct rp_store *st, const struct rp_cat *c, size_t n,
-		       const double max[RP_A__COUNT])
+		       const double max[RP_A__COUNT], int jobs)
 {
+	struct sizing_job j = { z, st, c, n, max };
 	size_t s, i;
 
 	memset(z, 0, sizeof(*z));
@@ -51,13 +72,14 @@ void rp_sizing_compute(struct rp_sizing *z, const struct rp_sizing_opts *o,
 	z->ng = n;
 	strategies(z);
 	for (s = 0; s < z->nstrat; s++) {
-		struct rp_replay *tot = &z->total[s];
-
 		z->rec[s] = xcalloc(n ? n : 1, sizeof(struct rp_rec));
 		z->rep[s] = xcalloc(n ? n : 1, sizeof(struct rp_replay));
+	}
+	parfor(z->nstrat * n, jobs, size_one, &j);
+	for (s = 0; s < z->nstrat; s++) {
+		struct rp_replay *tot = &z->total[s];
+
 		for (i = 0; i < n; i++) {
-			rp_recommend(st, &c[i], &z->strat[s], o->margin, max, &z->rec[s][i]);
-			rp_replay(st, &c[i], &z->rec[s][i], max, &z->rep[s][i]);
 			add(&tot->rec, &z->rep[s][i].rec);
 			add(&tot->req, &z->rep[s][i].req);
 			add(&tot->rec_same, &z->rep[s][i].rec_same);

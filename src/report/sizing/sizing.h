@@ -130,11 +130,12 @@ void rp_replay(const struct rp_store *st, const struct rp_cat *c,
 	       const struct rp_rec *r, const double max[RP_A__COUNT],
 	       struct rp_replay *out);
 
-/* Compute everything for the @n analysed groups.  Free with
+/* Compute everything for the @n analysed groups, on @jobs threads (0:
+ * one a core; the same results with any number).  Free with
  * rp_sizing_free(). */
 void rp_sizing_compute(struct rp_sizing *z, const struct rp_sizing_opts *o,
 		       const struct rp_store *st, const struct rp_cat *c, size_t n,
-		       const double max[RP_A__COUNT]);
+		       const double max[RP_A__COUNT], int jobs);
 void rp_sizing_free(struct rp_sizing *z);
 
 /* Footprint of group @c: core hours and memory GB hours of its tasks,
