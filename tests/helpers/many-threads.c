@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* many-threads: one process with N threads (the main one included), all
  * asleep until SECONDS after the start, then joined.  With --procs, N
- * single-threaded processes instead (the main one and N - 1 children).
+ * single-threaded processes instead (the main one and N - 1 children),
+ * all alive until SECONDS after the last child started: each child waits
+ * for the end of a pipe that the main one closes then (a fixed deadline
+ * let the first children end before the last started, where forking
+ * 2000 took longer than SECONDS on a loaded machine).
  * For tpmon's own memory and descriptors with a big task.
  *   usage: many-threads N SECONDS [--procs] */
 #include <errno.h>
@@ -37,17 +41,26 @@ int main(int argc, char **argv)
 	end = helper_now() + helper_arg_double(argv[2], USAGE);
 	procs = argc == 4;
 	if (procs) {
+		int gate[2];
+		char c;
+
+		if (pipe(gate) < 0)
+			helper_die("pipe");
 		for (i = 1; i < n; i++) {
 			pid_t pid = fork();
 
 			if (pid < 0)
 				helper_die("fork");
 			if (pid == 0) {
-				sleeper(NULL);
+				close(gate[1]);
+				while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+					;
 				_exit(0);
 			}
 		}
-		sleeper(NULL);
+		close(gate[0]);
+		helper_sleep(helper_arg_double(argv[2], USAGE));
+		close(gate[1]);
 		while (wait(NULL) > 0 || errno == EINTR)
 			;
 		return 0;

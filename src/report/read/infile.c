@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +137,51 @@ char *rp_infile_slurpat(int dirfd, const char *name, size_t max, const char *wha
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+/* *@buf at twice its size, at most @max + 2 bytes; false when it is that
+ * already */
+static bool grow(char **buf, size_t *cap, size_t max)
+{
+	size_t want = *cap ? 2 * *cap : 64 << 10;
+
+	if (*cap >= max + 2)
+		return false;
+	if (want > max + 2)
+		want = max + 2;
+	*buf = xreallocarray(*buf, want, 1);
+	*cap = want;
+	return true;
+}
+
+long rp_infile_quickat(int dirfd, const char *name, size_t max, char **buf, size_t *cap)
+{
+	int fd = open_noatime(dirfd, name);
+	size_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		size_t want;
+		ssize_t r;
+
+		if (*cap < n + 2 && !grow(buf, cap, max))
+			break;	/* (more than @max: below) */
+		want = *cap - n - 1;
+		r = read(fd, *buf + n, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			close(fd);
+			return -1;
+		}
+		n += (size_t)r;
+		if ((size_t)r < want)
+			break;	/* the end */
+	}
+	close(fd);
+	if (n > max)
+		return -1;
+	(*buf)[n] = '\0';
+	return (long)n;
 }

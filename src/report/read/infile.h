@@ -38,4 +38,15 @@ char *rp_infile_slurp(const char *path, size_t max, const char *what, size_t *le
 char *rp_infile_slurpat(int dirfd, const char *name, size_t max, const char *what,
 			size_t *len, char *why, size_t whylen);
 
+/* For a reader of many files that checks what it reads, and reads again
+ * through rp_infile_slurp() what it declines: @name relative to @dirfd
+ * read into *@buf (of *@cap bytes, grown as needed, owned by the caller),
+ * NUL-terminated, without fstat().  So a file that is not regular is not
+ * told apart here: opened O_NONBLOCK, a FIFO or a device does not block
+ * and gives at most @max + 1 bytes; and a short read is taken for the
+ * end of the file (where it is not, the text read is cut short, and the
+ * caller declines it).  The length, or -1: not opened, a read error, or
+ * more than @max bytes. */
+long rp_infile_quickat(int dirfd, const char *name, size_t max, char **buf, size_t *cap);
+
 #endif

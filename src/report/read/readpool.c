@@ -111,17 +111,23 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	return p;
 }
 
+/* A thread's buffer for the files it reads, kept from one to the next. */
+struct text {
+	char *buf;
+	size_t cap;
+};
+
 /* The task of @it from the file @path: the cache's, when it has one for
- * the file as it is now, else the scanner's.  True when either took it. */
-static bool scan_file(const struct rp_pool *p, struct item *it, const char *path)
+ * the file as it is now, else the scanner's, read into @txt.  True when
+ * either took it. */
+static bool scan_file(const struct rp_pool *p, struct item *it, const char *path,
+		      struct text *txt)
 {
 	struct rp_task *t = &it->task;
 	const char *base = strrchr(path, '/'), *name = it->dirfd >= 0 && base ? base + 1 : path;
 	int dirfd = it->dirfd >= 0 && base ? it->dirfd : AT_FDCWD;
-	char why[256], *text;
 	struct stat sb;
-	size_t len = 0;
-	bool ok;
+	long len;
 
 	if (p->cache) {
 		it->stamped = fstatat(dirfd, name, &sb, 0) == 0;
@@ -132,14 +138,13 @@ static bool scan_file(const struct rp_pool *p, struct item *it, const char *path
 			return true;
 	}
 	rp_task_init(t);	/* (a cached task's strings are the store's) */
-	text = rp_infile_slurpat(dirfd, name, RP_SUMMARY_MAX, "a summary", &len, why,
-				 sizeof(why));
-	ok = text && rp_sumscan_fill(t, text, len) == 0;
-	free(text);
-	return ok;
+	/* (whatever is not a summary read whole, the reader's own path
+	 * reads again, and says why) */
+	len = rp_infile_quickat(dirfd, name, RP_SUMMARY_MAX, &txt->buf, &txt->cap);
+	return len >= 0 && rp_sumscan_fill(t, txt->buf, (size_t)len) == 0;
 }
 
-static void read_item(const struct rp_pool *p, struct item *it)
+static void read_item(const struct rp_pool *p, struct item *it, struct text *txt)
 {
 	size_t n = strlen(it->path);
 
@@ -147,23 +152,25 @@ static void read_item(const struct rp_pool *p, struct item *it)
 		char *other = xasprintf("%.*s%s", (int)(n - strlen(SUMMARY_EXT)), it->path,
 					FULL_EXT);
 
-		it->ok = it->from_full = scan_file(p, it, other);
+		it->ok = it->from_full = scan_file(p, it, other, txt);
 		free(other);
 		return;		/* declined: the reader says why and falls back */
 	}
-	it->ok = scan_file(p, it, it->path);
+	it->ok = scan_file(p, it, it->path, txt);
 }
 
 /* Read the items of @b that no thread has taken yet; then count them
  * as done, and wake the caller when they were the last. */
 static void read_batch(struct rp_pool *p, struct batch *b)
 {
+	struct text txt = { NULL, 0 };
 	size_t i, k = 0;
 
 	while ((i = atomic_fetch_add(&b->next, 1)) < b->n) {
-		read_item(p, &b->items[i]);
+		read_item(p, &b->items[i], &txt);
 		k++;
 	}
+	free(txt.buf);
 	pthread_mutex_lock(&p->lock);
 	b->done += k;
 	b->active--;

@@ -3,6 +3,7 @@
  * grammar (RFC 8259, as jansson reads it); every form it does not handle
  * itself makes it decline, never guess. */
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,17 +226,31 @@ static int value(struct scan *s, int depth, struct val *v)
 	}
 }
 
-/* The kept key @key is, or -1. */
-static int kept(const char *key)
+/* The kept keys' names and lengths, looked up once (a summary's thirty
+ * keys, each against the kept ones, a million times over). */
+static const char *kept_name[K__COUNT];
+static size_t kept_len[K__COUNT];
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+
+static void kept_init(void)
 {
 	int k;
 
 	for (k = 0; k < K__COUNT; k++) {
-		const char *name = key_name(k);
-
-		if (name[0] == key[0] && strcmp(key, name) == 0)
-			return k;
+		kept_name[k] = key_name(k);
+		kept_len[k] = strlen(kept_name[k]);
 	}
+}
+
+/* The kept key @key (@len bytes) is, or -1. */
+static int kept(const char *key, size_t len)
+{
+	int k;
+
+	for (k = 0; k < K__COUNT; k++)
+		if (kept_len[k] == len && kept_name[k][0] == key[0] &&
+		    memcmp(key, kept_name[k], len) == 0)
+			return k;
 	return -1;
 }
 
@@ -320,7 +335,7 @@ static int top(struct scan *s, struct val *vals)
 
 			if (member_key(s, &key) < 0)
 				return -1;
-			k = kept(key);
+			k = kept(key, strlen(key));
 			if (k >= 0 && vals[k].seen)
 				return -1;	/* jansson keeps the last: left to it */
 			if (k >= 0 ? kept_value(s, &vals[k], k) < 0 : value(s, 1, &skip) < 0)
@@ -352,7 +367,7 @@ static int measures(struct rp_task *t, const struct val *vals)
 
 	for (k = 0; k < K__COUNT && !mark; k++)
 		for (r = 0; vals[k].seen && r < RP_SUMMARY_NMARKS; r++)
-			if (strcmp(key_name(k), rp_summary_marks[r]) == 0)
+			if (strcmp(kept_name[k], rp_summary_marks[r]) == 0)
 				mark = true;
 	if (!mark)
 		return -1;
@@ -382,6 +397,7 @@ int rp_sumscan_fill(struct rp_task *t, char *text, size_t len)
 	struct val vals[K__COUNT];
 	struct scan s = { text, text + len };
 
+	pthread_once(&kept_once, kept_init);
 	memset(vals, 0, sizeof(vals));
 	if (top(&s, vals) < 0 || vals[K_NOTES].declined || measures(t, vals) < 0)
 		return -1;

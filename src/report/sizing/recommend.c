@@ -93,14 +93,22 @@ int64_t rp_round_cores(double cores)
 	return round_cores(cores);
 }
 
-/* The figure of the @n sorted values @x the strategy takes. */
-static double pick(const double *x, size_t n, const struct rp_strat *s, bool q)
+/* The largest of the @n values @x: the last of equals, as the last of a
+ * stable sort (a -0 and a 0). */
+static double largest(const double *x, size_t n)
 {
-	return q ? rp_quantile(x, n, s->q) : x[n - 1];
+	double m = x[0];
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (x[i] >= m)
+			m = x[i];
+	return m;
 }
 
-/* Known values of resource @res among the usable tasks, sorted; the
- * figure in *@out (NAN when none). */
+/* Known values of resource @res among the usable tasks; the figure the
+ * strategy takes of them in *@out (NAN when none): a quantile of them
+ * sorted, or the largest (no sort). */
 static void figure(const struct rp_store *st, const struct rp_group *g, enum rp_res res,
 		   const struct rp_strat *s, bool q, double *out)
 {
@@ -113,8 +121,12 @@ static void figure(const struct rp_store *st, const struct rp_group *g, enum rp_
 		if (rp_task_usable(t) == 0 && !isnan(t->v[res]))
 			x[n++] = t->v[res];
 	}
-	rp_sort_values(x, n);
-	*out = n ? pick(x, n, s, q) : NAN;
+	if (n && q) {
+		rp_sort_values(x, n);
+		*out = rp_quantile(x, n, s->q);
+	} else {
+		*out = n ? largest(x, n) : NAN;
+	}
 	free(x);
 }
 
