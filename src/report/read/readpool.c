@@ -22,6 +22,9 @@
 #include "basic/xmalloc.h"
 
 #define BATCH 2048
+/* The largest summary the threads read (tpmon's are a few kB; up to
+ * RP_SUMMARY_MAX, the reader's own path reads them) */
+#define QUICK_MAX (1 << 20)
 #define SUMMARY_EXT ".summary"
 #define FULL_EXT ".tpmon.json"
 
@@ -139,8 +142,9 @@ static bool scan_file(const struct rp_pool *p, struct item *it, const char *path
 	}
 	rp_task_init(t);	/* (a cached task's strings are the store's) */
 	/* (whatever is not a summary read whole, the reader's own path
-	 * reads again, and says why) */
-	len = rp_infile_quickat(dirfd, name, RP_SUMMARY_MAX, &txt->buf, &txt->cap);
+	 * reads again, and says why: a file beyond QUICK_MAX too, so that a
+	 * huge one is refused by its size, not read) */
+	len = rp_infile_quickat(dirfd, name, QUICK_MAX, &txt->buf, &txt->cap);
 	return len >= 0 && rp_sumscan_fill(t, txt->buf, (size_t)len) == 0;
 }
 
