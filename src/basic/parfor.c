@@ -22,6 +22,16 @@ static void *run(void *arg)
 	return NULL;
 }
 
+int parfor_jobs(int jobs)
+{
+	if (jobs <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = cpus > 0 ? (int)cpus : 1;
+	}
+	return jobs > PARFOR_JOBS_MAX ? PARFOR_JOBS_MAX : jobs;
+}
+
 void parfor(size_t n, int jobs, void (*fn)(size_t i, void *arg), void *arg)
 {
 	struct loop l = { .n = n, .fn = fn, .arg = arg };
@@ -29,13 +39,7 @@ void parfor(size_t n, int jobs, void (*fn)(size_t i, void *arg), void *arg)
 	int nth = 0, j;
 
 	atomic_init(&l.next, 0);
-	if (jobs <= 0) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		jobs = cpus > 0 ? (int)cpus : 1;
-	}
-	if (jobs > PARFOR_JOBS_MAX)
-		jobs = PARFOR_JOBS_MAX;
+	jobs = parfor_jobs(jobs);
 	if ((size_t)jobs > n)
 		jobs = n > 0 ? (int)n : 1;
 	/* (fewer threads when one cannot be made: the caller runs the rest) */

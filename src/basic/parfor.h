@@ -10,6 +10,10 @@
 /* The most threads parfor() starts. */
 #define PARFOR_JOBS_MAX 64
 
+/* The threads @jobs asks for: 0 (or less) one a core, at most
+ * PARFOR_JOBS_MAX. */
+int parfor_jobs(int jobs);
+
 /* Call @fn(@i, @arg) for every @i below @n, on at most @jobs threads (the
  * caller's among them; 0: as many as there are cores).  Iterations are
  * handed out in order, one at a time.  Returns when all are done. */

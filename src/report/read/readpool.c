@@ -91,12 +91,7 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	struct rp_pool *p = xcalloc(1, sizeof(*p));
 	int j;
 
-	if (jobs <= 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		jobs = n > 0 ? (int)n : 1;
-	}
-	p->jobs = jobs > RP_JOBS_MAX ? RP_JOBS_MAX : jobs;
+	p->jobs = parfor_jobs(jobs);
 	p->st = st;
 	p->slow = slow;
 	p->cache = cache;

@@ -8,11 +8,12 @@
 #ifndef TPMON_REPORT_READPOOL_H
 #define TPMON_REPORT_READPOOL_H
 
+#include "basic/parfor.h"
 #include "report/read/rcache.h"
 #include "report/read/store.h"
 
-/* The most threads --jobs may ask for. */
-#define RP_JOBS_MAX 64
+/* The most threads --jobs may ask for: parfor's (the analysis's too). */
+#define RP_JOBS_MAX PARFOR_JOBS_MAX
 
 /* How the reader reads one summary itself: X.summary at @path, or
  * X.tpmon.json beside it first when @full (reader.c's read_summary()). */
