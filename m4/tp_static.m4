@@ -5,10 +5,11 @@ dnl   full (yes): everything static, glibc included: -static-pie where the
 dnl     toolchain has it, else -static.  It runs on any x86-64 Linux, in an
 dnl     empty chroot too; NVML is loaded only beside the same glibc version
 dnl     (TP_STATIC_GLIBC, see src/measure/gpu.c).
-dnl   libs: libseccomp, jansson and libcap from their .a files, glibc shared.
-dnl The static link lines of the three libraries are pkg-config's own
+dnl   libs: libseccomp, jansson and libcap (and liburing, where it is
+dnl     used) from their .a files, glibc shared.
+dnl The static link lines of the libraries are pkg-config's own
 dnl (PKG_CHECK_MODULES_STATIC: Libs.private included), and replace
-dnl SECCOMP_LIBS, JANSSON_LIBS and LIBCAP_LIBS.
+dnl SECCOMP_LIBS, JANSSON_LIBS, LIBCAP_LIBS and LIBURING_LIBS.
 dnl Sets TP_STATIC_LDFLAGS (tpmon's link) and TP_STATIC (for the summary).
 AC_DEFUN([TP_STATIC_BINARY], [
 AC_ARG_ENABLE([static-binary],
@@ -24,8 +25,11 @@ AS_IF([test "x$enable_static_binary" != xno], [
 	PKG_CHECK_MODULES_STATIC([LIBCAP_STATIC], [libcap >= 2.25])
 	SECCOMP_LIBS=$SECCOMP_STATIC_LIBS
 	JANSSON_LIBS=$JANSSON_STATIC_LIBS
-	LIBCAP_LIBS=$LIBCAP_STATIC_LIBS])
-tp_static_libs="$SECCOMP_LIBS $JANSSON_LIBS $LIBCAP_LIBS"
+	LIBCAP_LIBS=$LIBCAP_STATIC_LIBS
+	AS_IF([test "x$have_liburing" = xyes], [
+		PKG_CHECK_MODULES_STATIC([LIBURING_STATIC], [liburing >= 2.1])
+		LIBURING_LIBS=$LIBURING_STATIC_LIBS])])
+tp_static_libs="$SECCOMP_LIBS $JANSSON_LIBS $LIBCAP_LIBS $LIBURING_LIBS"
 AS_CASE([$enable_static_binary],
 [no], [TP_STATIC=no],
 [yes|full], [
@@ -55,7 +59,8 @@ AS_CASE([$enable_static_binary],
 	TP_STATIC="libseccomp, jansson, libcap (glibc shared)"
 	SECCOMP_LIBS="-Wl,-Bstatic $SECCOMP_LIBS -Wl,-Bdynamic"
 	JANSSON_LIBS="-Wl,-Bstatic $JANSSON_LIBS -Wl,-Bdynamic"
-	LIBCAP_LIBS="-Wl,-Bstatic $LIBCAP_LIBS -Wl,-Bdynamic"],
+	LIBCAP_LIBS="-Wl,-Bstatic $LIBCAP_LIBS -Wl,-Bdynamic"
+	AS_IF([test -n "$LIBURING_LIBS"], [LIBURING_LIBS="-Wl,-Bstatic $LIBURING_LIBS -Wl,-Bdynamic"])],
 [AC_MSG_ERROR([--enable-static-binary=$enable_static_binary: full, libs or no])])
 AC_SUBST([TP_STATIC_LDFLAGS])
 ])

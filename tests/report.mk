@@ -19,6 +19,9 @@ UNIT_TESTS += tests/unit/test-report-store
 tests_unit_test_report_store_SOURCES = tests/unit/test-report-store.c tests/unit/tap.h
 tests_unit_test_report_store_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-labels
+UNIT_TESTS += tests/unit/test-report-batchread
+tests_unit_test_report_batchread_SOURCES = tests/unit/test-report-batchread.c tests/unit/tap.h
+tests_unit_test_report_batchread_LDADD = $(REPORT_LIBS)
 tests_unit_test_report_labels_SOURCES = tests/unit/test-report-labels.c tests/unit/tap.h
 tests_unit_test_report_labels_LDADD = $(REPORT_LIBS)
 tests_unit_test_report_timeline_SOURCES = tests/unit/test-report-timeline.c tests/unit/tap.h
@@ -54,7 +57,7 @@ tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS)
 # ... and of the cache (--cache=FILE); seeds in tests/fuzz/corpus/report-cache/.
 noinst_PROGRAMS += tests/fuzz/fuzz-report-cache
 tests_fuzz_fuzz_report_cache_SOURCES = tests/fuzz/fuzz-report-cache.c \
-	src/report/read/rcache.c src/report/read/infile.c src/report/read/store.c \
+	src/report/read/rcache.c src/report/files/infile.c src/report/read/store.c \
 	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c \
 	src/basic/xmalloc.c src/basic/messages.c src/basic/safetext.c src/basic/outfile.c
 tests_fuzz_fuzz_report_cache_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
@@ -77,7 +80,7 @@ tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS)
 noinst_PROGRAMS += tests/fuzz/fuzz-writers
 tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
 	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot/gnuplot.c src/report/write/html.c \
-	src/report/read/infile.c src/report/write/escape.c \
+	src/report/files/infile.c src/report/write/escape.c \
 	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)

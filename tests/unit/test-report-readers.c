@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "report/read/foreign.h"
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "report/read/rsummary.h"
 #include "report/read/nextflow.h"
 #include "report/read/sacct.h"

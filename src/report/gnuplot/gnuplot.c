@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"
 

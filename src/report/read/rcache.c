@@ -30,7 +30,7 @@
 #include "basic/outfile.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "report/read/rcache.h"
 #include "report/read/rsummary.h"
 

@@ -19,7 +19,7 @@
 #include <jansson.h>
 #include "basic/messages.h"
 #include "report/read/foreign.h"
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "report/read/readpool.h"
 #include "report/read/reader.h"
 #include "report/read/rsummary.h"

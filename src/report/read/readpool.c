@@ -3,8 +3,10 @@
  * Files are queued in batches of BATCH.  Two batches take turns: while
  * the threads read one, the calling thread merges the one before it into
  * the store and walks on to fill the next, then joins in reading what is
- * left.  Each task is kept in its batch's slot, and the slots are merged
- * in order, so the output does not depend on the threads. */
+ * left.  A thread takes RP_BATCHREAD_SLOTS files at a time, read
+ * together (batchread.h).  Each task is kept in its batch's slot, and
+ * the slots are merged in order, so the output does not depend on the
+ * threads. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,7 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "report/read/readpool.h"
-#include "report/read/infile.h"
+#include "report/files/batchread.h"
+#include "report/files/infile.h"
 #include "report/read/reader.h"
 #include "report/read/sumscan.h"
 #include "basic/xmalloc.h"
@@ -50,6 +53,14 @@ struct batch {
 	int active;		/* threads reading it (under the lock) */
 };
 
+/* What a thread reads with, kept from one batch to the next: its
+ * batch reader, and a buffer for a summary larger than its slots */
+struct reading {
+	struct rp_batchread *br;
+	char *buf;
+	size_t cap;
+};
+
 struct rp_pool {
 	struct rp_store *st;
 	rp_pool_slow_fn slow;
@@ -61,6 +72,7 @@ struct rp_pool {
 	/* the threads besides the caller's */
 	pthread_t th[RP_JOBS_MAX];
 	int nth;
+	struct reading own;	/* the caller's */
 	pthread_mutex_t lock;
 	pthread_cond_t work;	/* a batch was handed out, or quit */
 	pthread_cond_t done;	/* a batch's last item was read */
@@ -83,6 +95,19 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void reading_init(struct reading *rd)
+{
+	rd->br = rp_batchread_new();
+	rd->buf = NULL;
+	rd->cap = 0;
+}
+
+static void reading_clear(struct reading *rd)
+{
+	rp_batchread_free(rd->br);
+	free(rd->buf);
+}
+
 static void *worker(void *arg);
 
 struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
@@ -99,6 +124,7 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	p->dir_src = p->dir_dup = -1;
 	p->tty = isatty(STDERR_FILENO);
 	p->t0 = p->last = now();
+	reading_init(&p->own);
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -109,67 +135,105 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	return p;
 }
 
-/* A thread's buffer for the files it reads, kept from one to the next. */
-struct text {
-	char *buf;
-	size_t cap;
-};
-
-/* The task of @it from the file @path: the cache's, when it has one for
- * the file as it is now, else the scanner's, read into @txt.  True when
- * either took it. */
-static bool scan_file(const struct rp_pool *p, struct item *it, const char *path,
-		      struct text *txt)
+/* Whether the cache's task of @it is the file @dirfd/@name as it is now
+ * (the same device, inode, size and mtime: not read again); the file's
+ * stamp is kept in @it for the cache */
+static bool cache_fresh(const struct rp_pool *p, struct item *it, int dirfd, const char *name)
 {
-	struct rp_task *t = &it->task;
-	const char *base = strrchr(path, '/'), *name = it->dirfd >= 0 && base ? base + 1 : path;
-	int dirfd = it->dirfd >= 0 && base ? it->dirfd : AT_FDCWD;
 	struct stat sb;
-	long len;
 
-	if (p->cache) {
-		it->stamped = fstatat(dirfd, name, &sb, 0) == 0;
-		if (it->stamped)
-			rp_cache_stamp_of(&it->now, &sb);
-		/* the same device, inode, size and mtime: not read again */
-		if (it->stamped && it->cached && memcmp(&it->now, &it->was, sizeof(it->now)) == 0)
-			return true;
-	}
-	rp_task_init(t);	/* (a cached task's strings are the store's) */
-	/* (whatever is not a summary read whole, the reader's own path
-	 * reads again, and says why: a file beyond QUICK_MAX too, so that a
-	 * huge one is refused by its size, not read) */
-	len = rp_infile_quickat(dirfd, name, QUICK_MAX, &txt->buf, &txt->cap);
-	return len >= 0 && rp_sumscan_fill(t, txt->buf, (size_t)len) == 0;
+	if (!p->cache)
+		return false;
+	it->stamped = fstatat(dirfd, name, &sb, 0) == 0;
+	if (it->stamped)
+		rp_cache_stamp_of(&it->now, &sb);
+	return it->stamped && it->cached && memcmp(&it->now, &it->was, sizeof(it->now)) == 0;
 }
 
-static void read_item(const struct rp_pool *p, struct item *it, struct text *txt)
+/* The file item @it is read from (X.tpmon.json beside X.summary when
+ * it->full), in *@other when it is not it->path (the caller frees it) */
+static const char *item_file(const struct item *it, char **other)
 {
 	size_t n = strlen(it->path);
 
-	if (it->full && n > strlen(SUMMARY_EXT)) {
-		char *other = xasprintf("%.*s%s", (int)(n - strlen(SUMMARY_EXT)), it->path,
-					FULL_EXT);
-
-		it->ok = it->from_full = scan_file(p, it, other, txt);
-		free(other);
-		return;		/* declined: the reader says why and falls back */
-	}
-	it->ok = scan_file(p, it, it->path, txt);
+	*other = NULL;
+	if (it->full && n > strlen(SUMMARY_EXT))
+		*other = xasprintf("%.*s%s", (int)(n - strlen(SUMMARY_EXT)), it->path, FULL_EXT);
+	return *other ? *other : it->path;
 }
 
-/* Read the items of @b that no thread has taken yet; then count them
- * as done, and wake the caller when they were the last. */
-static void read_batch(struct rp_pool *p, struct batch *b)
+/* @it's task from the text the reader read of it (@len: its length, or
+ * what rp_batchread_run() said instead): the scanner's, or none (the
+ * reader's own path reads the file again, and says why: a file beyond
+ * QUICK_MAX too, so that a huge one is refused by its size, not read) */
+static bool scan_text(struct item *it, struct reading *rd, size_t slot, long len,
+		      int dirfd, const char *name)
 {
-	struct text txt = { NULL, 0 };
+	char *text = rp_batchread_text(rd->br, slot);
+
+	if (len == RP_BATCHREAD_LARGER) {
+		len = rp_infile_quickat(dirfd, name, QUICK_MAX, &rd->buf, &rd->cap);
+		text = rd->buf;
+	}
+	return len >= 0 && rp_sumscan_fill(&it->task, text, (size_t)len) == 0;
+}
+
+/* The tasks of the @m items @items (at most RP_BATCHREAD_SLOTS): the
+ * cache's, when it has one for the file as it is now, else the
+ * scanner's, the files read together */
+static void read_chunk(const struct rp_pool *p, struct item *items, size_t m,
+		       struct reading *rd)
+{
+	int dirfds[RP_BATCHREAD_SLOTS] = { 0 };
+	const char *names[RP_BATCHREAD_SLOTS] = { NULL };
+	char *others[RP_BATCHREAD_SLOTS];
+	long lens[RP_BATCHREAD_SLOTS];
+	size_t at[RP_BATCHREAD_SLOTS], j, k = 0;
+
+	for (j = 0; j < m; j++) {
+		struct item *it = &items[j];
+		const char *path = item_file(it, &others[j]);
+		const char *base = strrchr(path, '/');
+		bool in_dir = it->dirfd >= 0 && base;
+		int dirfd = in_dir ? it->dirfd : AT_FDCWD;
+		const char *name = in_dir ? base + 1 : path;
+
+		if (cache_fresh(p, it, dirfd, name)) {
+			it->ok = true;
+			it->from_full = others[j] != NULL;
+			continue;
+		}
+		rp_task_init(&it->task);	/* (a cached task's strings are the store's) */
+		dirfds[k] = dirfd;
+		names[k] = name;
+		at[k++] = j;
+	}
+	rp_batchread_run(rd->br, k, dirfds, names, lens);
+	for (j = 0; j < k; j++) {
+		struct item *it = &items[at[j]];
+
+		/* (declined: the reader says why, and falls back from
+		 * X.tpmon.json to X.summary) */
+		it->ok = scan_text(it, rd, j, lens[j], dirfds[j], names[j]);
+		it->from_full = it->ok && others[at[j]] != NULL;
+	}
+	for (j = 0; j < m; j++)
+		free(others[j]);
+}
+
+/* Read the items of @b that no thread has taken yet, a chunk at a time;
+ * then count them as done, and wake the caller when they were the
+ * last. */
+static void read_batch(struct rp_pool *p, struct batch *b, struct reading *rd)
+{
 	size_t i, k = 0;
 
-	while ((i = atomic_fetch_add(&b->next, 1)) < b->n) {
-		read_item(p, &b->items[i], &txt);
-		k++;
+	while ((i = atomic_fetch_add(&b->next, RP_BATCHREAD_SLOTS)) < b->n) {
+		size_t m = b->n - i < RP_BATCHREAD_SLOTS ? b->n - i : RP_BATCHREAD_SLOTS;
+
+		read_chunk(p, &b->items[i], m, rd);
+		k += m;
 	}
-	free(txt.buf);
 	pthread_mutex_lock(&p->lock);
 	b->done += k;
 	b->active--;
@@ -184,7 +248,9 @@ static void *worker(void *arg)
 {
 	struct rp_pool *p = arg;
 	unsigned long seen = 0;
+	struct reading rd;
 
+	reading_init(&rd);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct batch *b;
@@ -197,10 +263,11 @@ static void *worker(void *arg)
 		seen = p->gen;
 		b->active++;
 		pthread_mutex_unlock(&p->lock);
-		read_batch(p, b);
+		read_batch(p, b, &rd);
 		pthread_mutex_lock(&p->lock);
 	}
 	pthread_mutex_unlock(&p->lock);
+	reading_clear(&rd);
 	return NULL;
 }
 
@@ -281,7 +348,7 @@ static struct batch *drain(struct rp_pool *p)
 	pthread_mutex_lock(&p->lock);
 	b->active++;
 	pthread_mutex_unlock(&p->lock);
-	read_batch(p, b);
+	read_batch(p, b, &p->own);
 	pthread_mutex_lock(&p->lock);
 	while (b->done < b->n || b->active > 0)
 		pthread_cond_wait(&p->done, &p->lock);
@@ -344,7 +411,7 @@ void rp_pool_add(struct rp_pool *p, const char *path, int full)
 	it->path = xstrdup(path);
 	it->full = full;
 	it->ok = it->from_full = it->stamped = false;
-	/* (the task is set only where it is read: scan_file()) */
+	/* (the task is set only where it is read: read_chunk()) */
 	it->cached = p->cache &&
 		     rp_cache_find(p->cache, p->st, path, full, &it->was, &it->task);
 }
@@ -369,6 +436,7 @@ void rp_pool_free(struct rp_pool *p)
 	pthread_mutex_unlock(&p->lock);
 	for (j = 0; j < p->nth; j++)
 		pthread_join(p->th[j], NULL);
+	reading_clear(&p->own);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "basic/compat.h"
 #include "basic/messages.h"
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "report/read/reader.h"
 #include "report/read/series.h"
 #include "basic/figtable.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "basic/messages.h"
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "report/write/fmt.h"
 #include "report/write/html.h"
 #include "report/write/output.h"

@@ -4,7 +4,8 @@
  * picture gnuplot drew): only a regular file (a FIFO would block, a
  * device never end), without becoming a terminal's controlling process,
  * and read whole only up to a bound.  Each failure comes back as a reason
- * for the caller's one warning line. */
+ * for the caller's one warning line.  (batchread.h reads many summaries
+ * at a time the same way, through io_uring where it can.) */
 #ifndef TPMON_REPORT_INFILE_H
 #define TPMON_REPORT_INFILE_H
 
@@ -45,8 +46,9 @@ char *rp_infile_slurpat(int dirfd, const char *name, size_t max, const char *wha
  * told apart here: opened O_NONBLOCK, a FIFO or a device does not block
  * and gives at most @max + 1 bytes; and a short read is taken for the
  * end of the file (where it is not, the text read is cut short, and the
- * caller declines it).  The length, or -1: not opened, a read error, or
- * more than @max bytes. */
+ * caller declines it).  The length; RP_INFILE_LARGER: more than @max
+ * bytes; or -1: not opened, or a read error. */
+#define RP_INFILE_LARGER (-2L)
 long rp_infile_quickat(int dirfd, const char *name, size_t max, char **buf, size_t *cap);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "report/read/infile.h"
+#include "report/files/infile.h"
 #include "basic/xmalloc.h"
 
 /* What a file that is not regular is, for a warning. */
@@ -181,7 +181,7 @@ long rp_infile_quickat(int dirfd, const char *name, size_t max, char **buf, size
 	}
 	close(fd);
 	if (n > max)
-		return -1;
+		return RP_INFILE_LARGER;
 	(*buf)[n] = '\0';
 	return (long)n;
 }
