@@ -6,8 +6,10 @@
  * one whose writer holds it open and writes nothing (it must not block),
  * a file opened by its path relative to a directory, the reader used
  * again and again (its slots reused), and no descriptor of the process's
- * left open.  Where the kernel has io_uring with what the reader needs
- * (5.17, not disabled), the reader must take it. */
+ * left open.  Where the kernel has io_uring (5.6, not disabled), the
+ * reader must take it.  With too few descriptors for its 64 files (a low
+ * RLIMIT_NOFILE), the ring reads what it could open and the rest plainly,
+ * all of it; and readers side by side are given slots within the limit. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -84,7 +87,7 @@ static bool kernel_has_uring(void)
 	}
 	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
 		return false;
-	return disabled == 0 && (major > 5 || (major == 5 && minor >= 17));
+	return disabled == 0 && (major > 5 || (major == 5 && minor >= 6));
 }
 
 /* One reader, @runs times over the same 64 slots: the SIZES files, a
@@ -92,7 +95,7 @@ static bool kernel_has_uring(void)
  * the working directory, the rest of the slots the 2500-byte file again */
 static void reads(const char *how, int runs)
 {
-	struct rp_batchread *br = rp_batchread_new();
+	struct rp_batchread *br = rp_batchread_new(RP_BATCHREAD_SLOTS);
 	char names[RP_BATCHREAD_SLOTS][64], abs_path[128];
 	const char *np[RP_BATCHREAD_SLOTS];
 	int dfd[RP_BATCHREAD_SLOTS], fds0 = open_fds(), r, i;
@@ -156,13 +159,53 @@ static void reads(const char *how, int runs)
 	rp_batchread_free(br);
 }
 
+/* RLIMIT_NOFILE at 20 more than are open: the ring opens some of its
+ * 64 files, and is refused the rest (EMFILE); each is read all the same.
+ * And the slots for readers side by side: within the limit. */
+static void few_descriptors(void)
+{
+	struct rlimit was, low;
+	struct rp_batchread *br;
+	const char *np[RP_BATCHREAD_SLOTS];
+	int dfd[RP_BATCHREAD_SLOTS], i;
+	long lens[RP_BATCHREAD_SLOTS];
+	bool all = true;
+
+	for (i = 0; i < RP_BATCHREAD_SLOTS; i++) {
+		dfd[i] = dirfd_;
+		np[i] = "f2";
+	}
+	getrlimit(RLIMIT_NOFILE, &was);
+	low = was;
+	low.rlim_cur = (rlim_t)open_fds() + 20;
+	br = rp_batchread_new(RP_BATCHREAD_SLOTS);
+	if (setrlimit(RLIMIT_NOFILE, &low) != 0)
+		abort();
+	rp_batchread_run(br, RP_BATCHREAD_SLOTS, dfd, np, lens);
+	for (i = 0; i < RP_BATCHREAD_SLOTS; i++)
+		all = all && lens[i] == 2500 && text_is(rp_batchread_text(br, (size_t)i), 2500, 2);
+	ok(all, "%s: 64 files with descriptors for 20: all read", rp_batchread_uring(br) ?
+	   "io_uring" : "plain");
+	low.rlim_cur = 1024;
+	setrlimit(RLIMIT_NOFILE, &low);
+	ok(rp_batchread_slots_for(2) == RP_BATCHREAD_SLOTS && rp_batchread_slots_for(14) == 64 &&
+	   rp_batchread_slots_for(16) == 56 && rp_batchread_slots_for(64) == 14,
+	   "RLIMIT_NOFILE 1024: 64 slots for 2 and 14 readers, 56 for 16, 14 for 64");
+	low.rlim_cur = 100;
+	setrlimit(RLIMIT_NOFILE, &low);
+	ok(rp_batchread_slots_for(2) == 1, "RLIMIT_NOFILE 100: one slot");
+	setrlimit(RLIMIT_NOFILE, &was);
+	ok(rp_batchread_slots(br) == RP_BATCHREAD_SLOTS, "the reader has the slots it was given");
+	rp_batchread_free(br);
+}
+
 int main(void)
 {
 	char path[256];
 	struct rp_batchread *br;
 	int held_r, held_w, i;
 
-	plan(16);
+	plan(20);
 	snprintf(dir, sizeof(dir), "/tmp/tpmon-batchread.XXXXXX");
 	if (!mkdtemp(dir))
 		return 1;
@@ -183,7 +226,7 @@ int main(void)
 	if (held_r < 0 || held_w < 0 || dirfd_ < 0 || chdir("/") != 0)
 		return 1;
 
-	br = rp_batchread_new();
+	br = rp_batchread_new(RP_BATCHREAD_SLOTS);
 #ifdef HAVE_LIBURING
 	if (kernel_has_uring())
 		ok(rp_batchread_uring(br), "a kernel with io_uring: the reader takes it");
@@ -194,9 +237,10 @@ int main(void)
 #endif
 	reads(rp_batchread_uring(br) ? "io_uring" : "plain", 3);
 	rp_batchread_free(br);
+	few_descriptors();
 
 	setenv("TPMON_REPORT_NO_IO_URING", "1", 1);
-	br = rp_batchread_new();
+	br = rp_batchread_new(RP_BATCHREAD_SLOTS);
 	ok(!rp_batchread_uring(br), "TPMON_REPORT_NO_IO_URING: plain reads");
 	rp_batchread_free(br);
 	reads("plain", 3);

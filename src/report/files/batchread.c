@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report/files/batchread.h"
@@ -29,6 +30,7 @@ struct slot {
 
 struct rp_batchread {
 	struct slot slots[RP_BATCHREAD_SLOTS];
+	size_t nslots;		/* those of slots[] in use */
 #ifdef HAVE_LIBURING
 	struct io_uring ring;
 	bool ring_ok;		/* the ring is set up, and reads */
@@ -200,7 +202,7 @@ static void ring_give_up(struct rp_batchread *br, size_t n, enum round r)
 		/* (a kernel that took requests and then cannot be waited
 		 * on: the buffers and descriptors are left to it, never
 		 * written, freed or closed here) */
-		for (i = 0; i < RP_BATCHREAD_SLOTS; i++)
+		for (i = 0; i < br->nslots; i++)
 			br->slots[i].buf = xcalloc(1, RP_BATCHREAD_BYTES);
 	} else {
 		for (i = 0; i < n; i++)
@@ -242,6 +244,11 @@ static bool ring_run(struct rp_batchread *br, size_t n, const int *dirfds,
 		ring_give_up(br, n, r);
 		return false;
 	}
+	/* (out of descriptors: again plainly, now that the others are
+	 * closed) */
+	for (i = 0; i < n; i++)
+		if (br->fds[i] == -EMFILE || br->fds[i] == -ENFILE)
+			lens[i] = read_plain(br, i, dirfds[i], names[i]);
 	return true;
 }
 
@@ -258,7 +265,7 @@ static bool ring_setup(struct rp_batchread *br)
 	if (getenv(NO_URING_ENV))
 		return false;
 	/* (room for round three: a read and a close a file) */
-	if (io_uring_queue_init(2 * RP_BATCHREAD_SLOTS, &br->ring, 0) < 0)
+	if (io_uring_queue_init((unsigned)(2 * br->nslots), &br->ring, 0) < 0)
 		return false;
 	probe = io_uring_get_probe_ring(&br->ring);
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -274,14 +281,28 @@ static bool ring_setup(struct rp_batchread *br)
 
 #endif /* HAVE_LIBURING */
 
-struct rp_batchread *rp_batchread_new(void)
+size_t rp_batchread_slots_for(int readers)
+{
+	struct rlimit rl;
+	rlim_t spare;
+
+	/* (128 kept for the rest: the walk's directories, their copies for
+	 * the batches, the outputs) */
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur <= 128 + (rlim_t)readers)
+		return 1;
+	spare = (rl.rlim_cur - 128) / (rlim_t)(readers > 0 ? readers : 1);
+	return spare < RP_BATCHREAD_SLOTS ? (size_t)spare : RP_BATCHREAD_SLOTS;
+}
+
+struct rp_batchread *rp_batchread_new(size_t slots)
 {
 	struct rp_batchread *br = xcalloc(1, sizeof(*br));
 	size_t i;
 
+	br->nslots = slots < 1 ? 1 : slots > RP_BATCHREAD_SLOTS ? RP_BATCHREAD_SLOTS : slots;
 	/* (zeroed: what the kernel writes through the ring, valgrind does
 	 * not see written) */
-	for (i = 0; i < RP_BATCHREAD_SLOTS; i++) {
+	for (i = 0; i < br->nslots; i++) {
 		br->slots[i].buf = xcalloc(1, RP_BATCHREAD_BYTES);
 		br->slots[i].cap = RP_BATCHREAD_BYTES;
 	}
@@ -301,9 +322,14 @@ void rp_batchread_free(struct rp_batchread *br)
 	if (br->ring_ok)
 		io_uring_queue_exit(&br->ring);
 #endif
-	for (i = 0; i < RP_BATCHREAD_SLOTS; i++)
+	for (i = 0; i < br->nslots; i++)
 		free(br->slots[i].buf);
 	free(br);
+}
+
+size_t rp_batchread_slots(const struct rp_batchread *br)
+{
+	return br->nslots;
 }
 
 bool rp_batchread_uring(const struct rp_batchread *br)
@@ -321,7 +347,7 @@ void rp_batchread_run(struct rp_batchread *br, size_t n, const int *dirfds,
 {
 	size_t i;
 
-	if (n > RP_BATCHREAD_SLOTS)
+	if (n > br->nslots)
 		abort();	/* (the caller's bug) */
 #ifdef HAVE_LIBURING
 	if (br->ring_ok && ring_run(br, n, dirfds, names, lens))

@@ -26,21 +26,32 @@
 /* One thread's reader (not to be shared between threads) */
 struct rp_batchread;
 
-/* A reader: io_uring's when it can be had, else the plain one.  Never
- * NULL. */
-struct rp_batchread *rp_batchread_new(void);
+/* A reader of at most @slots files at a time (1 to RP_BATCHREAD_SLOTS):
+ * io_uring's when it can be had, else the plain one.  Never NULL.
+ * Through the ring each file holds a descriptor until its round ends,
+ * so readers side by side are given rp_batchread_slots_for() slots. */
+struct rp_batchread *rp_batchread_new(size_t slots);
+
+/* The slots each of @readers readers side by side may have: their
+ * descriptors together stay well within the process's RLIMIT_NOFILE
+ * (at 1024, up to 14 readers get all RP_BATCHREAD_SLOTS) */
+size_t rp_batchread_slots_for(int readers);
+
+/* The slots of @br */
+size_t rp_batchread_slots(const struct rp_batchread *br);
 void rp_batchread_free(struct rp_batchread *br);
 
 /* Whether @br reads through io_uring (for the tests) */
 bool rp_batchread_uring(const struct rp_batchread *br);
 
-/* Read the @n (at most RP_BATCHREAD_SLOTS) files @names[i], each relative
+/* Read the @n (at most rp_batchread_slots()) files @names[i], each relative
  * to @dirfds[i] (AT_FDCWD: the working directory), into slot i.
  * @lens[i]: the length read; RP_BATCHREAD_LARGER when the file has
  * RP_BATCHREAD_BYTES - 1 bytes or more (its caller reads it another
  * way); -1 when it could not be opened or read, or (through io_uring)
  * is not a regular file.  A short read is taken for the end of the
- * file. */
+ * file.  (A file the ring could not open for want of descriptors,
+ * EMFILE or ENFILE, is read again plainly once the others are closed.) */
 void rp_batchread_run(struct rp_batchread *br, size_t n, const int *dirfds,
 		      const char *const *names, long *lens);
 

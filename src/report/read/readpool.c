@@ -3,7 +3,7 @@
  * Files are queued in batches of BATCH.  Two batches take turns: while
  * the threads read one, the calling thread merges the one before it into
  * the store and walks on to fill the next, then joins in reading what is
- * left.  A thread takes RP_BATCHREAD_SLOTS files at a time, read
+ * left.  A thread takes up to RP_BATCHREAD_SLOTS files at a time, read
  * together (batchread.h).  Each task is kept in its batch's slot, and
  * the slots are merged in order, so the output does not depend on the
  * threads. */
@@ -66,6 +66,7 @@ struct rp_pool {
 	rp_pool_slow_fn slow;
 	struct rp_cache *cache;
 	int jobs;
+	size_t slots;		/* the files a thread reads at a time */
 	struct batch batches[2];
 	struct batch *fill;	/* the one the walk queues into */
 	struct batch *busy;	/* the one being read, or NULL */
@@ -95,9 +96,9 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void reading_init(struct reading *rd)
+static void reading_init(struct reading *rd, size_t slots)
 {
-	rd->br = rp_batchread_new();
+	rd->br = rp_batchread_new(slots);
 	rd->buf = NULL;
 	rd->cap = 0;
 }
@@ -124,7 +125,8 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 	p->dir_src = p->dir_dup = -1;
 	p->tty = isatty(STDERR_FILENO);
 	p->t0 = p->last = now();
-	reading_init(&p->own);
+	p->slots = rp_batchread_slots_for(p->jobs);
+	reading_init(&p->own, p->slots);
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -178,7 +180,7 @@ static bool scan_text(struct item *it, struct reading *rd, size_t slot, long len
 	return len >= 0 && rp_sumscan_fill(&it->task, text, (size_t)len) == 0;
 }
 
-/* The tasks of the @m items @items (at most RP_BATCHREAD_SLOTS): the
+/* The tasks of the @m items @items (at most p->slots): the
  * cache's, when it has one for the file as it is now, else the
  * scanner's, the files read together */
 static void read_chunk(const struct rp_pool *p, struct item *items, size_t m,
@@ -228,8 +230,8 @@ static void read_batch(struct rp_pool *p, struct batch *b, struct reading *rd)
 {
 	size_t i, k = 0;
 
-	while ((i = atomic_fetch_add(&b->next, RP_BATCHREAD_SLOTS)) < b->n) {
-		size_t m = b->n - i < RP_BATCHREAD_SLOTS ? b->n - i : RP_BATCHREAD_SLOTS;
+	while ((i = atomic_fetch_add(&b->next, p->slots)) < b->n) {
+		size_t m = b->n - i < p->slots ? b->n - i : p->slots;
 
 		read_chunk(p, &b->items[i], m, rd);
 		k += m;
@@ -250,7 +252,7 @@ static void *worker(void *arg)
 	unsigned long seen = 0;
 	struct reading rd;
 
-	reading_init(&rd);
+	reading_init(&rd, p->slots);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		struct batch *b;
