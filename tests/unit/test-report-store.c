@@ -2,10 +2,12 @@
 /* test-report-store.c: the store's strings (read/store.c): one copy of
  * each distinct string, the same pointer for equal ones, hostile strings
  * (control bytes, 1 MB long) kept exactly; a task's strings become the
- * store's when the next task is added, and the groups of such tasks. */
+ * store's when the next task is added, and the groups of such tasks
+ * (by category, from the categories kept beside the tasks). */
 #include <stdlib.h>
 #include <string.h>
 #include "report/read/store.h"
+#include "report/read/rtask.h"
 #include "basic/xmalloc.h"
 #include "tap.h"
 
@@ -94,10 +96,51 @@ static void sealing(void)
 	rp_store_free(&st);
 }
 
+/* The grouping by category reads the categories kept beside the tasks
+ * as they are sealed: tasks pushed with the store's strings already (the
+ * cache's), one with no category (default), one dropped after it was
+ * sealed, and a last one not sealed yet, whose category is its own. */
+static void categories_beside(void)
+{
+	struct rp_store st;
+	struct rp_task from, *t;
+	struct rp_group *g;
+	size_t ng, i;
+
+	rp_store_init(&st);
+	for (i = 0; i < 5; i++) {
+		t = rp_store_add(&st, "a.summary");
+		t->category = xstrdup("plain");
+	}
+	rp_store_seal(&st);
+	for (i = 0; i < 4; i++) {
+		rp_task_init(&from);
+		from.category = (char *)rp_store_intern(&st, "cached");
+		from.pooled = true;	/* (the cache's task: the store's strings) */
+		rp_store_push(&st, "b.summary", &from);
+	}
+	rp_store_add(&st, "c.summary");	/* no category */
+	t = rp_store_add(&st, "d.summary");
+	t->category = xstrdup("dropped");
+	rp_store_seal(&st);
+	rp_store_drop_last(&st);
+	t = rp_store_add(&st, "e.summary");
+	t->category = xstrdup("last");	/* (not sealed) */
+	g = rp_store_group(&st, RP_BY_CATEGORY, &ng);
+	ok(ng == 4 && strcmp(g[0].name, "cached") == 0 && g[0].n == 4 &&
+	   strcmp(g[1].name, "default") == 0 && g[1].n == 1 && g[1].idx[0] == 9 &&
+	   strcmp(g[2].name, "last") == 0 && g[2].n == 1 && g[2].idx[0] == 10 &&
+	   strcmp(g[3].name, "plain") == 0 && g[3].n == 5,
+	   "by category: cached 4, default 1, last 1 (not sealed), plain 5; the dropped one gone");
+	rp_groups_free(g, ng);
+	rp_store_free(&st);
+}
+
 int main(void)
 {
-	plan(15);
+	plan(16);
 	interning();
 	sealing();
+	categories_beside();
 	return done();
 }

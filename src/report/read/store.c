@@ -28,6 +28,7 @@ void rp_store_free(struct rp_store *st)
 	free(st->str.blocks);
 	free(st->str.slot);
 	free(st->tasks);
+	free(st->cats);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -121,17 +122,21 @@ void rp_store_seal(struct rp_store *st)
 {
 	struct rp_task *t = st->n ? &st->tasks[st->n - 1] : NULL;
 
-	if (!t || t->pooled)
+	if (!t)
 		return;
-	seal_string(st, &t->category);
-	seal_string(st, &t->command);
-	seal_string(st, &t->exit_type);
-	seal_string(st, &t->host);
-	seal_string(st, &t->cause);
-	seal_string(st, &t->detail);
-	seal_string(st, &t->notes);
-	seal_string(st, &t->notes_text);
-	t->pooled = true;
+	if (!t->pooled) {
+		seal_string(st, &t->category);
+		seal_string(st, &t->command);
+		seal_string(st, &t->exit_type);
+		seal_string(st, &t->host);
+		seal_string(st, &t->cause);
+		seal_string(st, &t->detail);
+		seal_string(st, &t->notes);
+		seal_string(st, &t->notes_text);
+		t->pooled = true;
+	}
+	/* (a task pushed from the cache is the store's already) */
+	st->cats[st->n - 1] = t->category;
 }
 
 /* A copy of @path kept by the store for tasks to borrow: the last one
@@ -162,6 +167,7 @@ static struct rp_task *append(struct rp_store *st, const char *source)
 	if (st->n == st->cap) {
 		st->cap = next_cap(st->cap);
 		st->tasks = xreallocarray(st->tasks, st->cap, sizeof(struct rp_task));
+		st->cats = xreallocarray(st->cats, st->cap, sizeof(*st->cats));
 	}
 	st->tasks[st->n].source = store_source(st, source);
 	return &st->tasks[st->n++];
@@ -206,6 +212,12 @@ void rp_store_set_kind(struct rp_store *st, struct rp_task *t, enum rp_kind k)
 	st->kinds[k]++;
 }
 
+/* The key of a task of category @cat grouped by category */
+static const char *category_key(const char *cat)
+{
+	return cat ? cat : "default";
+}
+
 /* The group key of @t, in @buf when it has to be cut out of the command. */
 static const char *group_key(const struct rp_task *t, enum rp_by by,
 			     char *buf, size_t len)
@@ -216,7 +228,7 @@ static const char *group_key(const struct rp_task *t, enum rp_by by,
 	if (by == RP_BY_NONE)
 		return "all";
 	if (by == RP_BY_CATEGORY)
-		return t->category ? t->category : "default";
+		return category_key(t->category);
 	cmd = t->command ? t->command : "";
 	cmd += strspn(cmd, " \t");
 	end = cmd + strcspn(cmd, " \t");
@@ -290,8 +302,15 @@ static void group_keys(const struct rp_store *st, enum rp_by by, struct rp_store
 	char buf[256];
 
 	for (i = 0; i < st->n; i++) {
-		const char *k = group_key(&st->tasks[i], by, buf, sizeof(buf));
+		const char *k;
 		size_t j;
+
+		/* (every task but the last is sealed: its category is in
+		 * st->cats, which is walked faster than the tasks) */
+		if (by == RP_BY_CATEGORY && i + 1 < st->n)
+			k = category_key(st->cats[i]);
+		else
+			k = group_key(&st->tasks[i], by, buf, sizeof(buf));
 
 		if (k == buf) {		/* cut out of the command */
 			which[i] = keyset_index(ks, rp_store_intern(keys, k));

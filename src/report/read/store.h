@@ -28,6 +28,9 @@ struct rp_strings {
 struct rp_store {
 	struct rp_task *tasks;
 	size_t n, cap;
+	/* each sealed task's category (NULL: none), beside the tasks: the
+	 * grouping by category walks 8 bytes a task, not a task each */
+	const char **cats;
 	struct rp_strings str;	/* the tasks' strings, once sealed, and sources */
 	size_t skipped;		/* inputs skipped with a warning */
 	size_t kinds[RP_K__COUNT];	/* tasks read of each kind */
