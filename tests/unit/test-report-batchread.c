@@ -197,6 +197,10 @@ static void few_descriptors(void)
 	setrlimit(RLIMIT_NOFILE, &was);
 	ok(rp_batchread_slots(br) == RP_BATCHREAD_SLOTS, "the reader has the slots it was given");
 	rp_batchread_free(br);
+	br = rp_batchread_new(1);
+	ok(!rp_batchread_uring(br) && rp_batchread_slots(br) == 1,
+	   "a reader of one file at a time reads plainly");
+	rp_batchread_free(br);
 }
 
 int main(void)
@@ -205,7 +209,7 @@ int main(void)
 	struct rp_batchread *br;
 	int held_r, held_w, i;
 
-	plan(20);
+	plan(21);
 	snprintf(dir, sizeof(dir), "/tmp/tpmon-batchread.XXXXXX");
 	if (!mkdtemp(dir))
 		return 1;

@@ -262,7 +262,9 @@ static bool ring_setup(struct rp_batchread *br)
 	bool ok = true;
 	size_t i;
 
-	if (getenv(NO_URING_ENV))
+	/* (one file at a time: three system calls a file, not three for
+	 * 64) */
+	if (getenv(NO_URING_ENV) || br->nslots < 2)
 		return false;
 	/* (room for round three: a read and a close a file) */
 	if (io_uring_queue_init((unsigned)(2 * br->nslots), &br->ring, 0) < 0)

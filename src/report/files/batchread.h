@@ -27,7 +27,8 @@
 struct rp_batchread;
 
 /* A reader of at most @slots files at a time (1 to RP_BATCHREAD_SLOTS):
- * io_uring's when it can be had, else the plain one.  Never NULL.
+ * io_uring's when it can be had and @slots is 2 or more, else the plain
+ * one.  Never NULL.
  * Through the ring each file holds a descriptor until its round ends,
  * so readers side by side are given rp_batchread_slots_for() slots. */
 struct rp_batchread *rp_batchread_new(size_t slots);
