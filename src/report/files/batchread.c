@@ -179,12 +179,13 @@ static enum round ring_read(struct rp_batchread *br, size_t n, long *lens)
 		q++;
 	}
 	r = ring_round(&br->ring, q, br->res);
+	/* (a file not read, or whose read failed: its length is set) */
 	for (i = 0; r == ROUND_DONE && i < n; i++) {
-		if (br->fds[i] < 0 || lens[i] != -1 || !to_read(br, i, &lens[i]))
+		if (br->res[i] < 0)
 			continue;
 		if (br->res[i] >= RP_BATCHREAD_BYTES - 1) {
 			lens[i] = RP_BATCHREAD_LARGER;	/* (it grew) */
-		} else if (br->res[i] >= 0) {
+		} else {
 			lens[i] = br->res[i];
 			br->slots[i].buf[lens[i]] = '\0';
 		}
