@@ -19,6 +19,7 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-net.test \
 	tests/cgroup-hybrid.test \
 	tests/cgroup-v1only.test \
+	tests/cgroup-neighbours.test \
 	tests/cgroup-delegated.test \
 	tests/cgroup-scope.test
 # the conformance matrix's cgroup rows (tests/conformance.mk): a VM of its
@@ -40,7 +41,7 @@ TP_CGROUP_SYSTEMD = tests/cgroup-systemd.test
 
 TESTS += $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) \
 	$(TP_CGROUP_SYSTEMD)
-EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) \
+EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-v1-common.sh tests/cgroup-as $(TP_CGROUP_TESTS) $(TP_CGROUP_CONFORMANCE) \
 	$(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_CGROUP_SYSTEMD) tests/tools/vm-run-systemd
 
 # make check-cgroup-vm: the cgroup tests in the VM (see .ci/run).  Two

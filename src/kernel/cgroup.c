@@ -640,9 +640,26 @@ static void kill_listed(const char *dir, void *arg)
 	w->depth--;
 }
 
-int cgroup_kill(const char *dir, int wait_ms, bool kill_file)
+/* SIGKILL what @dir and below list, again and again, until it is empty
+ * or @wait_ms have passed.  0 when empty. */
+static int kill_until_empty(const char *dir, int wait_ms)
 {
 	int waited = 0;
+
+	for (;;) {
+		struct walk w = { 0, 0, NULL, NULL, 0, 0 };
+
+		kill_listed(dir, &w);
+		if (cgroup_wait_empty(dir, 20) == 0)
+			return 0;
+		waited += 20;
+		if (waited >= wait_ms)
+			return -1;
+	}
+}
+
+int cgroup_kill(const char *dir, int wait_ms, bool kill_file)
+{
 	bool frozen;
 
 	if (kill_file && cgroup_write(dir, "cgroup.kill", "1") == 0)
@@ -651,19 +668,17 @@ int cgroup_kill(const char *dir, int wait_ms, bool kill_file)
 	 * cgroup.procs and the kills, and kill what is listed until none is
 	 * left (a frozen task still dies of SIGKILL in cgroup v2) */
 	frozen = cgroup_write(dir, "cgroup.freeze", "1") == 0;
-	for (;;) {
-		struct walk w = { 0, 0, NULL, NULL, 0, 0 };
-
-		kill_listed(dir, &w);
-		if (cgroup_wait_empty(dir, 20) == 0)
-			break;
-		waited += 20;
-		if (waited >= wait_ms)
-			break;
-	}
+	kill_until_empty(dir, wait_ms);
 	if (frozen)
 		cgroup_write(dir, "cgroup.freeze", "0");
 	return cgroup_populated(dir) == 0 ? 0 : -1;
+}
+
+int cgroup_kill_unfrozen(const char *dir, int wait_ms)
+{
+	if (cgroup_write(dir, "cgroup.kill", "1") == 0)
+		return cgroup_wait_empty(dir, wait_ms);
+	return kill_until_empty(dir, wait_ms);
 }
 
 /* rmdir @dir's subdirectories (depth-bounded), then @dir itself. */

@@ -137,6 +137,14 @@ void cgroup_figures(const char *dir, struct tp_cg_figures *f);
  * the cgroup to empty.  0 when empty, else -1. */
 int cgroup_kill(const char *dir, int wait_ms, bool kill_file);
 
+/* Kill every process in @dir and below without ever freezing it (for
+ * cgroups tpmon did not make in this run: a sweeper killed half-way
+ * leaves nothing frozen): cgroup.kill where the kernel has it, else
+ * SIGKILL to each listed process until none is left.  A process this pid
+ * namespace cannot see is not listed, and so not killed that way.  Waits
+ * up to @wait_ms.  0 when empty, else -1. */
+int cgroup_kill_unfrozen(const char *dir, int wait_ms);
+
 /* Remove @dir and the cgroups below it, bottom up, retrying EBUSY (a
  * cgroup that has just emptied) for up to @wait_ms in all.  0, or -1. */
 int cgroup_remove(const char *dir, int wait_ms);

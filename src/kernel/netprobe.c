@@ -521,11 +521,6 @@ struct tp_netprobe *netprobe_open(const char *dir, char *why, size_t size)
 	return NULL;
 }
 
-enum netprobe_source netprobe_source_of(const struct tp_netprobe *np)
-{
-	return np->source;
-}
-
 void netprobe_take(struct tp_netprobe *np, pid_t pid)
 {
 	struct slot_value v;

@@ -36,9 +36,6 @@ size_t netprobe_sources(const char *env, enum netprobe_source out[2]);
 /* The source, in words (for the debug messages). */
 const char *netprobe_source_name(enum netprobe_source s);
 
-/* The source an open probe counts with. */
-enum netprobe_source netprobe_source_of(const struct tp_netprobe *np);
-
 /* Load and attach the programs of the first source that works
  * (netprobe_sources() of $TPMON_NETPROBE), and check that they count
  * tpmon's own datagram over loopback.  NULL with every source's reason

@@ -442,6 +442,17 @@ int proc_read_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 	return proc_status_ids_parse(buf, tgid, ppid);
 }
 
+pid_t proc_read_tracer(pid_t pid)
+{
+	char path[32], buf[4096];
+	uint64_t v;
+
+	snprintf(path, sizeof(path), "%d/status", (int)pid);
+	if (proc_read(path, buf, sizeof(buf)) <= 0 || keyed_u64(buf, "TracerPid", &v) < 0)
+		return -1;
+	return (pid_t)v;
+}
+
 int proc_read_loadavg(double *load1)
 {
 	char buf[128];

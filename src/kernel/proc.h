@@ -84,6 +84,8 @@ size_t proc_list(struct proc_entry **out);
 size_t proc_list_tasks(pid_t pid, pid_t **tids);
 int proc_read_rollup(pid_t pid, struct proc_rollup *r);
 int proc_read_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+/* The pid that traces @pid (0: none), or -1 when it cannot be read. */
+pid_t proc_read_tracer(pid_t pid);
 int proc_read_loadavg(double *load1);
 int proc_read_cmdline(pid_t pid, char *buf, size_t len);	/* args joined by ' ' */
 

@@ -18,6 +18,7 @@
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "program/monitor.h"
+#include "track/cgrun.h"
 #include "track/nested.h"
 #include "kernel/proc.h"
 #include "program/run.h"
@@ -537,6 +538,8 @@ int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_summa
 	sk = sink_of(&m);
 	status = run_open(&m.r, o, cg, rep, &sk);
 	if (status == 0) {
+		/* what dead tpmons left: once the task runs, bounded */
+		cgrun_sweep(cg);
 		m.delay = FIRST_DELAY;
 		m.next_sample = FIRST_DELAY;
 		loop(&m);

@@ -18,6 +18,7 @@
 #include "kernel/sigsender/sigprobe.h"
 #include "measure/ratewin.h"
 #include "program/run.h"
+#include "program/escapes.h"
 #include "output/summary.h"
 #include "basic/xmalloc.h"
 
@@ -44,6 +45,7 @@ void run_sample_devices(struct tp_run *r, double t)
 	gpu_sample(r->gpu, &r->tree, t);
 	if (gpu_figures(r->gpu, &g))
 		figures_gpu(&r->fig, &g, t);
+	escapes_members(r);
 }
 
 /* Close the current snapshot under @label (taken over), and write it as
@@ -218,6 +220,8 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (r->cg) {
 		cgrun_figures(r->cg, &cgf);
+		if (final)
+			escapes_cpu(r, &cgf, &in.acct);
 		in.cgroup = &cgf;
 		/* untraced, the sampled I/O misses processes: io.stat counts
 		 * every one that ran in the cgroup (not needed when each

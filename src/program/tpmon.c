@@ -11,6 +11,7 @@
 #include "kernel/cgroup.h"
 #include "measure/disk.h"
 #include "basic/messages.h"
+#include "basic/clock.h"
 #include "program/monitor.h"
 #include "config/options.h"
 #include "basic/outfile.h"
@@ -187,6 +188,24 @@ static void choose_tracking(struct tp_options *o, const struct tp_cgrun *c, bool
 	o->tracking_reason = reason;
 }
 
+/* When the guard makes sure the task has ended, should tpmon not have
+ * (stopped by a task of its user): the wall-time limit or the end, with
+ * room for tpmon's own SIGTERM and grace, on the clock of cgrun_now_ms();
+ * 0 for none. */
+static double guard_deadline(const struct tp_options *o)
+{
+	const struct tp_limits *l = &o->limits;
+	double left = 1e300;
+
+	if (l->set[TP_RES_WALL_TIME])
+		left = l->value[TP_RES_WALL_TIME];
+	if (l->end_set && l->end - clock_wall() < left)
+		left = l->end - clock_wall();
+	if (left >= 1e300)
+		return 0;
+	return (double)cgrun_now_ms() / 1000.0 + (left > 0 ? left : 0) + o->kill_grace + 2.0;
+}
+
 /* The run's cgroups (see cgrun.h), or NULL to work without, and the
  * tracking mode (choose_tracking()).  Refuses (*status set) when
  * --tracking=cgroup or --cgroup=PATH asked for one that cannot be had,
@@ -210,7 +229,7 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 		}
 	}
 	if (c)
-		cgrun_guard(c);
+		cgrun_guard(c, guard_deadline(o));
 	else if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
 		error_msg("%s: no usable cgroup: %s", o->tracking == TP_TRACK_CGROUP ?
 			  "--tracking=cgroup" : "--cgroup", why);

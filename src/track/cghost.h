@@ -34,6 +34,9 @@ struct tp_cg_host {
 	int (*limit)(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids);
 	/* the task's figures, unknown ones with their bit clear */
 	void (*figures)(const struct tp_cgrun *c, struct tp_cg_figures *f);
+	/* remove the runs beside @c that the kernel shows dead tpmons left
+	 * (cgrun_sweep()), until @deadline (cgrun_now_ms()).  How many */
+	int (*sweep)(const struct tp_cgrun *c, uint64_t deadline);
 };
 
 extern const struct tp_cg_host cgrun_v2_host, cgrun_v1_host;
@@ -49,6 +52,18 @@ int cgrun_why(char *why, size_t size, const char *fmt, ...) ATTR_FORMAT(3, 4);
 
 /* "tpmon-PID-N": the run's directory name, into @out. */
 void cgrun_run_name(char *out, size_t size);
+
+/* Is @name exactly a run's name as cgrun_run_name() makes it,
+ * "tpmon-" DECIMAL "-" HEX (at most 5 digits)?  A lookalike is not. */
+bool cgrun_run_named(const char *name);
+
+/* Is @run a run that a tpmon of this user made: a directory owned by
+ * this effective uid whose subdirectories are exactly the NULL-ended
+ * @want ("monitor", "task")?  Anything else is never touched. */
+bool cgrun_is_run(const char *run, const char *const *want);
+
+/* What is left of a @deadline on cgrun_now_ms()'s clock, in ms. */
+int cgrun_ms_left(uint64_t deadline);
 
 /* Is run directory @dir older than 10 s, not one being made right now? */
 bool cgrun_settled(const char *dir);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -29,6 +30,12 @@
 /* The layouts, tried in this order: where a cgroup v2 holds the
  * controllers, it is the host's; v1 (or hybrid) otherwise. */
 static const struct tp_cg_host *const hosts[] = { &cgrun_v2_host, &cgrun_v1_host };
+
+/* The monotonic clock, s. */
+static double now_s(void)
+{
+	return (double)cgrun_now_ms() / 1000.0;
+}
 
 char *cgrun_read_text(const char *path)
 {
@@ -118,15 +125,50 @@ static void close_all_but(int keep)
 			close((int)f);
 }
 
-/* The guard's life: wait for tpmon's word or its death. */
-static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd)
+/* Wait up to @ms (-1: for ever) for tpmon's word on @fd: 'q' (its run
+ * is over), or its end (EOF: it died).  1 on either, 0 on time out. */
+static int guard_wait(int fd, int ms, bool *quit)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	char ch = 0;
+	ssize_t n;
+	int r;
+
+	do
+		r = poll(&pfd, 1, ms);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	do
+		n = read(fd, &ch, 1);
+	while (n < 0 && errno == EINTR);
+	*quit = n == 1 && ch == 'q';
+	return 1;
+}
+
+/* The run's deadline is long past and tpmon has not ended it: tpmon is
+ * stopped (a task of its user may SIGSTOP it) or stuck.  It is woken to
+ * enforce its limit itself (its summary then says so); if it still has
+ * not within a second, the guard kills the task. */
+static bool guard_overdue(const struct tp_cgrun *c, int fd, bool *quit)
+{
+	kill(c->maker, SIGCONT);
+	if (guard_wait(fd, 1000, quit))
+		return true;
+	c->host->kill(c, TP_CG_KILL_WAIT_MS);
+	kill(c->maker, SIGCONT);
+	return false;
+}
+
+/* The guard's life: wait for tpmon's word or its death, and past the
+ * run's deadline (cgrun_guard()), make sure the task ends. */
+static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double deadline)
 {
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
 				       SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2 };
 	sigset_t none;
 	size_t i;
-	char ch = 0;
-	ssize_t n;
+	bool quit = false;
 	int null, f;
 
 	setsid();
@@ -142,17 +184,26 @@ static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd)
 		if (null >= 0 && null != f)
 			dup2(null, f);
 	close_all_but(fd);
-	do
-		n = read(fd, &ch, 1);
-	while (n < 0 && errno == EINTR);
-	if (n == 1 && ch == 'q')
+	/* where tpmon could not go into its monitor leaf, the guard holds it:
+	 * an empty leaf is how other tpmons know a run is dead */
+	if (!c->in_monitor && c->monitor[0])
+		cgroup_enter(c->monitor, 0);
+	for (;;) {
+		double left = deadline - now_s();
+		int ms = deadline <= 0 ? -1 : left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000);
+
+		if (guard_wait(fd, ms, &quit) || guard_overdue(c, fd, &quit))
+			break;
+		deadline = 0;	/* the task was killed: now tpmon's word */
+	}
+	if (quit)
 		_exit(0);
 	/* tpmon is gone without a word: kill the task, remove the run */
 	c->host->teardown(c, getpid());
 	_exit(0);
 }
 
-int cgrun_guard(struct tp_cgrun *c)
+int cgrun_guard(struct tp_cgrun *c, double deadline)
 {
 	int p[2], st;
 	pid_t mid;
@@ -161,6 +212,7 @@ int cgrun_guard(struct tp_cgrun *c)
 		perror_msg("cgroup guard: pipe");
 		return -1;
 	}
+	c->maker = getpid();
 	mid = fork();
 	if (mid < 0) {
 		perror_msg("cgroup guard: fork");
@@ -173,7 +225,7 @@ int cgrun_guard(struct tp_cgrun *c)
 		 * wait4(-1) never sees it */
 		close(p[1]);
 		if (fork() == 0)
-			guard_main(c, p[0]);
+			guard_main(c, p[0], deadline);
 		_exit(0);
 	}
 	close(p[0]);
@@ -233,6 +285,82 @@ void cgrun_run_name(char *out, size_t size)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(out, size, "tpmon-%d-%lx", (int)getpid(),
 		 (unsigned long)(ts.tv_nsec / 1000) & 0xfffff);
+}
+
+bool cgrun_run_named(const char *name)
+{
+	const char *p = name;
+	size_t digits, hex;
+
+	if (strncmp(p, "tpmon-", 6) != 0)
+		return false;
+	p += 6;
+	digits = strspn(p, "0123456789");
+	if (digits == 0 || digits > 10 || p[digits] != '-')
+		return false;
+	p += digits + 1;
+	hex = strspn(p, "0123456789abcdef");
+	return hex > 0 && hex <= 5 && p[hex] == '\0';
+}
+
+/* Is @name one of the NULL-ended @want? */
+static bool wanted(const char *name, const char *const *want)
+{
+	for (; *want; want++)
+		if (!strcmp(name, *want))
+			return true;
+	return false;
+}
+
+bool cgrun_is_run(const char *run, const char *const *want)
+{
+	struct stat st;
+	struct dirent *e;
+	size_t n = 0, nwant = 0;
+	bool ok = true;
+	DIR *d;
+
+	if (lstat(run, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return false;
+	d = opendir(run);
+	if (!d)
+		return false;
+	while (ok && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
+			continue;
+		ok = wanted(e->d_name, want);
+		n++;
+	}
+	closedir(d);
+	while (want[nwant])
+		nwant++;
+	return ok && n == nwant;
+}
+
+uint64_t cgrun_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int cgrun_ms_left(uint64_t deadline)
+{
+	uint64_t now = cgrun_now_ms();
+
+	return now >= deadline ? 0 : (int)(deadline - now);
+}
+
+void cgrun_sweep(const struct tp_cgrun *c)
+{
+	int n;
+
+	if (!c || getenv("TPMON_CGROUP_NO_SWEEP"))
+		return;
+	n = c->host->sweep(c, cgrun_now_ms() + TP_CG_SWEEP_MS);
+	if (n > 0)
+		debug_msg("cgroup: swept %d run%s that dead tpmons left", n, n == 1 ? "" : "s");
 }
 
 bool cgrun_settled(const char *dir)

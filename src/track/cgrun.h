@@ -20,7 +20,14 @@
  * each v1 hierarchy used (memory, pids, cpuacct, freezer) and in the
  * unified v2 one where mounted, ORIGIN being tpmon's own cgroup there;
  * tpmon stays in ORIGIN (v1 and a controller-less v2 let a cgroup hold
- * processes and children both), the task starts in the task cgroups.
+ * processes and children both), the task starts in the task cgroups,
+ * but for the pids hierarchy, where tpmon and its guard sit in
+ * ORIGIN/tpmon-PID-N/monitor: that the kernel refuses to remove it
+ * (EBUSY) is its word that the run's maker lives, whatever pid namespace
+ * asks.
+ *
+ * The run's monitor leaf is what makes a run sweepable by another
+ * tpmon: never a name, a pid or a program's name (issue 41).
  */
 #ifndef TPMON_CGRUN_H
 #define TPMON_CGRUN_H
@@ -53,7 +60,9 @@ struct tp_cgrun {
 	unsigned controllers;		/* TP_CG_* the task's cgroup has */
 	unsigned base_added;		/* TP_CG_* tpmon enabled in BASE */
 	bool kill_file;			/* cgroup.kill exists (5.14) */
+	bool in_monitor;		/* tpmon is in its monitor leaf (else the guard goes there) */
 	int guard_fd;			/* closing it wakes the guard; -1 none */
+	pid_t maker;			/* tpmon, for the guard */
 	/* cgroup v1 (by enum tp_cg1; "" where not used) */
 	char v1_origin[TP_CG1__COUNT][TP_CGRUN_PATH];
 	char v1_run[TP_CG1__COUNT][TP_CGRUN_PATH];
@@ -71,9 +80,13 @@ struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize);
 
 /* Start the guard: a process in the monitor leaf, in a session of its own,
  * that tears the run down (kills the task, removes the cgroups) when
- * tpmon dies without doing it.  Call before tpmon becomes a subreaper and
- * before any thread exists.  0, or -1 after a warning (no guard). */
-int cgrun_guard(struct tp_cgrun *c);
+ * tpmon dies without doing it.  Past @deadline (the monotonic clock of
+ * cgrun_now_ms(), in s; 0: none), the run's wall-time limit with room
+ * for tpmon's own kill, it wakes a tpmon that has not ended the run
+ * (stopped by a task of its user, say) and, a second later, kills the
+ * task itself.  Call before tpmon becomes a subreaper and before any
+ * thread exists.  0, or -1 after a warning (no guard). */
+int cgrun_guard(struct tp_cgrun *c, double deadline);
 
 /* memory.max is the memory limit less this much (64 pages, beyond the
  * pages dying tasks may charge at once), so that the cgroup's peak stays
@@ -107,6 +120,21 @@ size_t cgrun_members(const struct tp_cgrun *c, pid_t **out);
 
 /* The kernel's OOM kills in the task's cgroups so far. */
 uint64_t cgrun_oom_kills(const struct tp_cgrun *c);
+
+/* The monotonic clock, in ms (the guard's deadline is on it). */
+uint64_t cgrun_now_ms(void);
+
+/* How long a sweep may take: it runs after the task has started, and
+ * never holds up the task's start. */
+#define TP_CG_SWEEP_MS 50
+
+/* Sweep the runs beside this one that dead tpmons left, for at most
+ * TP_CG_SWEEP_MS.  A run is swept only when it is exactly what a tpmon of
+ * this user makes (cgrun_is_run()) and the kernel shows its maker gone:
+ * its monitor leaf empty (cgroup v2's cgroup.events; on v1, rmdir() of
+ * the leaf, which fails while a live task of any pid namespace is in
+ * it).  Nothing is frozen.  TPMON_CGROUP_NO_SWEEP skips it. */
+void cgrun_sweep(const struct tp_cgrun *c);
 
 /* Kill what is left of the task, stop the guard, move tpmon back where
  * it started, remove the run's cgroups and free @c.  NULL is ignored. */

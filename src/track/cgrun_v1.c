@@ -9,8 +9,10 @@
  * hierarchy, where mounted, gives the membership, cgroup.kill, cpu.stat
  * and the cgroup_skb counters; else the freezer stops the tree for the
  * kill.  As root only for now: a delegated v1 cgroup is not looked for.
- * Runs that dead tpmons left (tpmon and its guard both killed) are swept
- * at the next start in the same cgroups. */
+ * tpmon and its guard sit in a monitor leaf of the run in the pids
+ * hierarchy: a run whose leaf holds no live task was left by a dead tpmon
+ * (tpmon and its guard both killed), and the next run in the same
+ * cgroups sweeps it once its task has started (cgrun_sweep()). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -92,76 +94,113 @@ static int make_one(const char *origin, const char *name, char *run, char *task,
 	return 0;
 }
 
-/* Is the tpmon that made run @name ("tpmon-PID-N") gone?  On v1 a tpmon
- * never leaves the cgroups it started in: PID free, or taken by a
- * process that is neither in the memory cgroup this tpmon is in
- * (@self_mem) nor a tpmon (one someone moved), is gone.  Anything else
- * is kept: a live run is never swept. */
-static bool maker_gone(const char *name, const char *self_mem)
-{
-	char path[64], mem[TP_CGRUN_PATH];
-	char *text, *comm;
-	int pid;
-	bool gone;
+static const char *const run_layout[] = { "task", NULL };
+static const char *const pids_layout[] = { "monitor", "task", NULL };
 
-	if (sscanf(name, "tpmon-%d-", &pid) != 1 || pid <= 0)
+/* Is run @name of the pids hierarchy's ORIGIN @pids dead: this user's,
+ * settled, exactly a run, and its monitor leaf holding no live task?
+ * The kernel says it: rmdir() of a cgroup fails (EBUSY) while a task
+ * lives in it, whichever pid namespace it is in or reads it, and
+ * succeeds over zombies that nobody reaps (which pids.current still
+ * counts).  The leaf is made again at once, so that the run keeps its
+ * layout should the sweep not finish. */
+static bool run_dead(const char *pids, const char *name)
+{
+	char run[TP_CGRUN_PATH], mon[TP_CGRUN_PATH];
+
+	if (cgroup_join(run, sizeof(run), pids, name) < 0 ||
+	    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 ||
+	    !cgrun_settled(run) || !cgrun_is_run(run, pids_layout) || rmdir(mon) < 0)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-	errno = 0;
-	text = cgrun_read_text(path);
-	if (!text)
-		return errno == ENOENT || errno == ESRCH;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	comm = cgrun_read_text(path);
-	gone = comm && strcmp(comm, "tpmon\n") != 0 &&
-	       cgroup_v1_parse_self(text, "memory", mem, sizeof(mem)) == 0 &&
-	       strcmp(mem, self_mem) != 0;
-	free(comm);
-	free(text);
-	return gone;
+	if (mkdir(mon, 0755) < 0)
+		debug_msg("cgroup: cannot make %s again: %s", mon, strerror(errno));
+	return true;
 }
 
-/* Remove the runs in @origin (one hierarchy's) whose tpmon is gone,
- * killing what is left in them (thawed first in the freezer's). */
-static void sweep_in(const char *origin, bool freezer, const char *self_mem)
+/* Kill what is left in dead run @name, never freezing: cgroup.kill of
+ * the unified hierarchy where there is one, else SIGKILL to what the pids
+ * hierarchy lists (the freezer's thawed first: a tpmon killed while it
+ * killed may have left it frozen).  0 when nothing is left. */
+static int kill_dead(const struct tp_cgrun *c, const char *name, uint64_t deadline)
 {
 	char run[TP_CGRUN_PATH], task[TP_CGRUN_PATH];
-	DIR *d = opendir(origin);
-	struct dirent *e;
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "tpmon-", 6) != 0 ||
-		    cgroup_join(run, sizeof(run), origin, e->d_name) < 0 ||
-		    cgroup_join(task, sizeof(task), run, "task") < 0 ||
-		    !cgrun_settled(run) || !maker_gone(e->d_name, self_mem))
-			continue;
-		if (freezer)
-			cgroup_v1_freeze(task, false, 0);
-		cgroup_kill(run, TP_CG_KILL_WAIT_MS, false);
-		if (cgroup_remove(run, TP_CG_REMOVE_WAIT_MS) == 0)
-			debug_msg("cgroup: swept %s", run);
-	}
-	closedir(d);
+	if (c->origin[0] && cgroup_join(run, sizeof(run), c->origin, name) == 0 &&
+	    cgrun_is_run(run, run_layout) && cgroup_can_kill(run) &&
+	    cgroup_kill_unfrozen(run, cgrun_ms_left(deadline)) < 0)
+		return -1;
+	if (c->v1_origin[TP_CG1_FREEZER][0] &&
+	    cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_FREEZER], name) == 0 &&
+	    cgroup_join(task, sizeof(task), run, "task") == 0 &&
+	    cgrun_is_run(run, run_layout))
+		cgroup_v1_freeze(task, false, 0);
+	if (cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_PIDS], name) < 0 ||
+	    cgroup_join(task, sizeof(task), run, "task") < 0)
+		return -1;
+	return cgroup_kill_unfrozen(task, cgrun_ms_left(deadline));
 }
 
-/* Sweep the dead runs in every hierarchy tpmon uses. */
-static void v1_sweep(const struct tp_cgrun *c)
+/* Remove run @name from every hierarchy, the pids one last (it is the
+ * run's mark: kept while any other part is left, so that a later sweep
+ * finds it).  0 when all is gone. */
+static int remove_run(const struct tp_cgrun *c, const char *name, uint64_t deadline)
 {
-	char *self = cgrun_read_text("/proc/self/cgroup");
-	char mem[TP_CGRUN_PATH];
+	char run[TP_CGRUN_PATH];
+	int which, r = 0;
 
-	if (self && cgroup_v1_parse_self(self, "memory", mem, sizeof(mem)) == 0) {
-		int which;
+	if (c->origin[0] && cgroup_join(run, sizeof(run), c->origin, name) == 0 &&
+	    access(run, F_OK) == 0 && (!cgrun_is_run(run, run_layout) ||
+				       cgroup_remove(run, cgrun_ms_left(deadline)) < 0))
+		r = -1;
+	for (which = 0; which < TP_CG1__COUNT; which++)
+		if (which != TP_CG1_PIDS && c->v1_origin[which][0] &&
+		    cgroup_join(run, sizeof(run), c->v1_origin[which], name) == 0 &&
+		    access(run, F_OK) == 0 && (!cgrun_is_run(run, run_layout) ||
+					       cgroup_remove(run, cgrun_ms_left(deadline)) < 0))
+			r = -1;
+	if (r < 0 || cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_PIDS], name) < 0)
+		return -1;
+	return cgroup_remove(run, cgrun_ms_left(deadline));
+}
 
-		if (c->origin[0])
-			sweep_in(c->origin, false, mem);
-		for (which = 0; which < TP_CG1__COUNT; which++)
-			if (c->v1_origin[which][0])
-				sweep_in(c->v1_origin[which], which == TP_CG1_FREEZER, mem);
+/* Sweep the runs that dead tpmons left in the hierarchies tpmon uses,
+ * found by their mark in the pids hierarchy.  How many. */
+static int v1_sweep(const struct tp_cgrun *c, uint64_t deadline)
+{
+	const char *pids = c->v1_origin[TP_CG1_PIDS];
+	const char *own = strrchr(c->v1_run[TP_CG1_PIDS], '/');
+	DIR *d = opendir(pids);
+	struct dirent *e;
+	int n = 0;
+
+	own = own ? own + 1 : "";
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && cgrun_ms_left(deadline) > 0) {
+		if (!cgrun_run_named(e->d_name) || !strcmp(e->d_name, own) ||
+		    !run_dead(pids, e->d_name))
+			continue;
+		if (kill_dead(c, e->d_name, deadline) == 0 &&
+		    remove_run(c, e->d_name, deadline) == 0) {
+			debug_msg("cgroup: swept %s", e->d_name);
+			n++;
+		}
 	}
-	free(self);
+	closedir(d);
+	return n;
+}
+
+/* tpmon into the pids hierarchy's monitor leaf, where its guard will
+ * be born: the run's mark of life (cgrun.h). */
+static int enter_monitor(struct tp_cgrun *c, char *why, size_t size)
+{
+	if (cgroup_join(c->monitor, sizeof(c->monitor), c->v1_run[TP_CG1_PIDS], "monitor") < 0)
+		return cgrun_why(why, size, "cgroup path too long");
+	if (mkdir(c->monitor, 0755) < 0 || cgroup_enter(c->monitor, 0) < 0)
+		return cgrun_why(why, size, "cannot move tpmon into %s: %s",
+				 c->monitor, strerror(errno));
+	c->in_monitor = true;
+	return 0;
 }
 
 static int v1_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
@@ -173,7 +212,6 @@ static int v1_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 	(void)path;	/* --cgroup=PATH is for cgroup v2 (cgrun_open()) */
 	if (find(c, why, size) < 0)
 		return -1;
-	v1_sweep(c);
 	cgrun_run_name(name, sizeof(name));
 	if (c->origin[0]) {
 		if (make_one(c->origin, name, c->run, c->task, why, size) < 0)
@@ -189,6 +227,8 @@ static int v1_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 			return -1;
 		c->leaves[nleaf++] = c->v1_task[which];
 	}
+	if (enter_monitor(c, why, size) < 0)
+		return -1;
 	c->procs = c->task[0] ? c->task : c->v1_task[TP_CG1_PIDS];
 	c->name = (c->task[0] ? c->task : c->v1_task[TP_CG1_MEMORY]) + strlen(c->mount);
 	snprintf(c->layout, sizeof(c->layout), "%s", c->task[0] ?
@@ -215,16 +255,24 @@ static int v1_kill(const struct tp_cgrun *c, int wait_ms)
 
 static void v1_teardown(const struct tp_cgrun *c, pid_t self)
 {
-	int which;
+	int which, left = 0;
 
-	(void)self;	/* tpmon never left its own cgroups */
+	(void)self;
 	if (c->procs && c->procs[0] && access(c->procs, F_OK) == 0)
 		v1_kill(c, TP_CG_KILL_WAIT_MS);
-	if (c->run[0])
-		cgroup_remove(c->run, TP_CG_REMOVE_WAIT_MS);
+	/* out of the monitor leaf (tpmon, or the guard when tpmon is gone) */
+	if (c->in_monitor)
+		cgroup_enter(c->v1_origin[TP_CG1_PIDS], 0);
+	if (c->run[0] && cgroup_remove(c->run, TP_CG_REMOVE_WAIT_MS) < 0)
+		left++;
 	for (which = 0; which < TP_CG1__COUNT; which++)
-		if (c->v1_run[which][0])
-			cgroup_remove(c->v1_run[which], TP_CG_REMOVE_WAIT_MS);
+		if (which != TP_CG1_PIDS && c->v1_run[which][0] &&
+		    cgroup_remove(c->v1_run[which], TP_CG_REMOVE_WAIT_MS) < 0)
+			left++;
+	/* the pids hierarchy's run is the mark a later sweep looks for:
+	 * kept while anything else of the run is */
+	if (!left && c->v1_run[TP_CG1_PIDS][0])
+		cgroup_remove(c->v1_run[TP_CG1_PIDS], TP_CG_REMOVE_WAIT_MS);
 }
 
 static int v1_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
@@ -261,4 +309,5 @@ const struct tp_cg_host cgrun_v1_host = {
 	.kill = v1_kill,
 	.limit = v1_limit,
 	.figures = v1_figures,
+	.sweep = v1_sweep,
 };

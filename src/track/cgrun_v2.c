@@ -22,8 +22,6 @@
 
 enum { GUARD_WAIT_MS = 2000 };
 
-static int v2_sweep(const char *base, const char *except);
-
 static bool writable(const char *dir, const char *file)
 {
 	char p[TP_CGRUN_PATH];
@@ -263,8 +261,12 @@ static int make_run(struct tp_cgrun *c, bool own, char *why, size_t size)
 		return cgrun_why(why, size, "cannot create %s: %s", c->monitor, strerror(errno));
 	/* tpmon goes into its leaf only where it may come back: a job's
 	 * scope in a delegated slice may belong to root */
-	if (writable(c->origin, "cgroup.procs") && cgroup_enter(c->monitor, 0) < 0)
-		return cgrun_why(why, size, "cannot move tpmon into %s: %s", c->monitor, strerror(errno));
+	if (writable(c->origin, "cgroup.procs")) {
+		if (cgroup_enter(c->monitor, 0) < 0)
+			return cgrun_why(why, size, "cannot move tpmon into %s: %s",
+				       c->monitor, strerror(errno));
+		c->in_monitor = true;
+	}
 	if (own) {
 		have = cgroup_controllers(c->base, "cgroup.subtree_control");
 		c->base_added = cgroup_controllers(c->base, "cgroup.controllers") & WANTED & ~have;
@@ -306,28 +308,33 @@ static int v2_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 	return r ? -1 : 0;
 }
 
-/* Remove the runs in @base that belong to dead tpmons (their monitor leaf
- * is empty), killing what is left in them.  Returns how many. */
-static int v2_sweep(const char *base, const char *except)
+/* Remove the runs beside @c that dead tpmons left: exactly a run's
+ * layout, this user's, settled, and its monitor leaf empty by the
+ * kernel's cgroup.events (which counts processes no pid namespace can
+ * hide).  Killed without freezing, within what is left of @deadline.
+ * Returns how many. */
+static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 {
+	static const char *const layout[] = { "monitor", "task", NULL };
 	char run[TP_CGRUN_PATH], mon[TP_CGRUN_PATH];
-	DIR *d = opendir(base);
+	DIR *d = opendir(c->base);
 	struct dirent *e;
 	int n = 0;
 
 	if (!d)
 		return 0;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "tpmon-", 6) != 0 ||
-		    cgroup_join(run, sizeof(run), base, e->d_name) < 0 ||
-		    (except && !strcmp(run, except)) ||
-		    cgroup_join(mon, sizeof(mon), run, "monitor") < 0)
+	while ((e = readdir(d)) && cgrun_ms_left(deadline) > 0) {
+		if (!cgrun_run_named(e->d_name) ||
+		    cgroup_join(run, sizeof(run), c->base, e->d_name) < 0 ||
+		    !strcmp(run, c->run) ||
+		    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 ||
+		    !cgrun_settled(run) || !cgrun_is_run(run, layout))
 			continue;
 		/* a live tpmon (or its guard) is always in its monitor leaf */
-		if (cgroup_populated(mon) > 0 || !cgrun_settled(run))
+		if (cgroup_populated(mon) != 0)
 			continue;
-		cgroup_kill(run, TP_CG_KILL_WAIT_MS, true);
-		if (cgroup_remove(run, TP_CG_REMOVE_WAIT_MS) == 0) {
+		if (cgroup_kill_unfrozen(run, cgrun_ms_left(deadline)) == 0 &&
+		    cgroup_remove(run, cgrun_ms_left(deadline)) == 0) {
 			debug_msg("cgroup: swept %s", run);
 			n++;
 		}
@@ -336,14 +343,12 @@ static int v2_sweep(const char *base, const char *except)
 	return n;
 }
 
-
 static int v2_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 {
 	int own = v2_find(c, path, why, size);
 
 	if (own < 0)
 		return -1;
-	v2_sweep(c->base, NULL);
 	if (make_run(c, own >= 1, why, size) < 0)
 		return -1;
 	c->name = c->task + strlen(c->mount);
@@ -370,4 +375,5 @@ const struct tp_cg_host cgrun_v2_host = {
 	.kill = v2_kill,
 	.limit = v2_limit,
 	.figures = v2_figures,
+	.sweep = v2_sweep,
 };

@@ -28,7 +28,8 @@
  * Beside them: forkexec.c (fork and exec), nested.c (nested tpmons),
  * cgrun.c (the run's cgroups, used beside any backend).
  *
- * Adding a backend (for example cgroup v2):
+ * Adding a backend (for example one that follows the tree through a
+ * container runtime's events):
  *  1. write track/NAME.c and NAME.h: a `static const struct tp_track_ops`
  *     and a constructor NAME_new() that makes the tracker (track_new() of
  *     base.h, with those ops) and then allocates its own state (tk->priv);
