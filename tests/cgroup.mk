@@ -20,6 +20,7 @@ TP_CGROUP_TESTS = \
 	tests/cgroup-hybrid.test \
 	tests/cgroup-v1only.test \
 	tests/cgroup-neighbours.test \
+	tests/cgroup-sweep.test \
 	tests/cgroup-delegated.test \
 	tests/cgroup-scope.test
 # the conformance matrix's cgroup rows (tests/conformance.mk): a VM of its
@@ -82,14 +83,14 @@ check-systemd-vm: all
 		$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=tests/vm-systemd-suite.log \
 		TESTS='$(TP_CGROUP_SYSTEMD)'
 
-# the parsers of tpmon's own cgroup v1 directories (src/track/cghome.c)
+# the parsers of tpmon's own cgroup v1 directories (src/cgroup/cghome.c)
 check_PROGRAMS += tests/unit/test-cghome
 TESTS += tests/unit/test-cghome
 tests_unit_test_cghome_SOURCES = tests/unit/test-cghome.c tests/unit/tap.h
 tests_unit_test_cghome_LDADD = $(TPMON_LIBS)
 
 # when a systemd scope is asked for, and that asking never hangs
-# (src/kernel/sdbus.c, with libsystemd and fake buses)
+# (src/cgroup/sdbus.c, with libsystemd and fake buses)
 check_PROGRAMS += tests/unit/test-sdbus
 TESTS += tests/unit/test-sdbus
 tests_unit_test_sdbus_SOURCES = tests/unit/test-sdbus.c tests/unit/tap.h

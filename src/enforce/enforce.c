@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* enforce.c: holding the task to its limits (see enforce.h). */
 #include <signal.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "enforce/enforce.h"
 #include "basic/messages.h"
 #include "kernel/proc.h"

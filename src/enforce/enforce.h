@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "measure/figures.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "config/options.h"
 #include "measure/sampler.h"
 #include "enforce/watchdog.h"

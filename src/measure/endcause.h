@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
-#include "kernel/memcgs.h"
+#include "cgroup/memcgs.h"
 #include "kernel/tracer.h"
 
 enum tp_end_cause {

@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "measure/endcause.h"
 #include "measure/gpu.h"
-#include "kernel/pressure.h"
+#include "cgroup/pressure.h"
 #include "config/limitset.h"
 #include "track/nested.h"
 #include "track/ptree.h"

@@ -5,7 +5,7 @@
 #include "basic/messages.h"
 #include "kernel/proc.h"
 #include "program/escapes.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "track/ptree.h"
 
 /* ptrace inside a cgroup, where the filter lets clone(CLONE_UNTRACED)

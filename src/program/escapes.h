@@ -7,7 +7,7 @@
 #ifndef TPMON_ESCAPES_H
 #define TPMON_ESCAPES_H
 
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "program/run.h"
 
 /* At a sample: a member of the task's cgroup that nothing traces. */

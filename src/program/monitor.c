@@ -18,7 +18,7 @@
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "program/monitor.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "track/nested.h"
 #include "kernel/proc.h"
 #include "program/run.h"

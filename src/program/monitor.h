@@ -4,7 +4,7 @@
 #ifndef TPMON_MONITOR_H
 #define TPMON_MONITOR_H
 
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "config/options.h"
 #include "output/summary.h"
 

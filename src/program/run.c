@@ -11,7 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "kernel/proc.h"
@@ -228,9 +228,9 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 		 * task's exit record came: it counts writes at writeback) */
 		in.cgroup_io = !r->tk->ops->exact_ends && !r->tk->exit_records;
 	} else if (r->home) {
-		cghome_figures(r->home, &cgf);
+		cgrun_figures(r->home, &cgf);
 		in.cgroup = &cgf;
-		r->rep->cgroup_shared = cghome_shared(r->home);
+		r->rep->cgroup_shared = cgrun_shared(r->home);
 	}
 	in.max_threads = r->tree.max_threads;
 	in.tracking = r->o->pid ? TP_TRACK_ATTACH : r->tk->ops->kind;
@@ -552,19 +552,21 @@ void run_end_cgroup(struct tp_run *r)
 	enforce_oom(&r->enf, run_now(r));
 }
 
-/* Without cgroups of its own, the one tpmon starts in, read only, when
- * it holds tpmon alone (Slurm's task cgroup, cghome.h). */
-static void open_home(struct tp_run *r)
+/* The cgroup the chooser gave (cgrun_open()), or none: cgroups of its
+ * own, with the kernel-held limits, or tpmon's own cgroup, read only. */
+static void take_cgroup(struct tp_run *r, struct tp_cgrun *cg)
 {
-	char why[256];
-
-	r->home = cghome_open(why, sizeof(why));
-	if (!r->home) {
-		debug_msg("cgroup: no read-only one either (%s)", why);
+	if (!cg)
 		return;
+	r->rep->cgroup = xstrdup(cgrun_name(cg));
+	if (cgrun_own(cg)) {
+		r->cg = cg;
+		set_cgroup_limits(r);
+		r->enf.cg = cg;
+	} else {
+		r->home = cg;
+		r->rep->cgroup_home = true;
 	}
-	r->rep->cgroup = xstrdup(cghome_name(r->home));
-	r->rep->cgroup_home = true;
 }
 
 int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
@@ -583,12 +585,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 		     o->exit_codes == TP_CODES_CCTOOLS);
 	watchdog_init(&r->wd, o->kill_grace);
 	enforce_init(&r->enf, o, &r->fig, &r->wd);
-	r->cg = cg;
-	if (cg) {
-		rep->cgroup = xstrdup(cgrun_name(cg));
-		set_cgroup_limits(r);
-		r->enf.cg = cg;
-	}
+	take_cgroup(r, cg);
 	r->self = getpid();
 	ptree_init(&r->tree);
 	sampler_init(&r->smp, &r->tree);
@@ -598,9 +595,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 		return TP_STATUS_FAILURE;
 	}
 	r->signals_set = true;
-	r->endw = endwatch_start(cg ? cgrun_v2_task(cg) : NULL, o->measure_dirs);
-	if (!cg && o->cgroup == TP_CGROUP_AUTO && !o->pid)
-		open_home(r);
+	r->endw = endwatch_start(r->cg ? cgrun_v2_task(r->cg) : NULL, o->measure_dirs);
 	if (o->snapshot_events && start_watch(r) < 0)
 		return TP_STATUS_FAILURE;
 	raise_fd_limit(r);
@@ -685,8 +680,7 @@ void run_close(struct tp_run *r)
 	snapevents_free(r->watch);
 	ptree_free(&r->tree);
 	track_free(r->tk);
-	cghome_close(r->home);
-	r->home = NULL;
+	r->home = NULL;	/* the caller's, as r->cg (cgrun_close()) */
 	if (!r->signals_set)
 		return;
 	drain_signals(r);

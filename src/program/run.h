@@ -11,8 +11,7 @@
 #include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "track/cgrun.h"
-#include "track/cghome.h"
+#include "cgroup/cgrun.h"
 #include "measure/disk.h"
 #include "enforce/enforce.h"
 #include "output/fanout.h"
@@ -52,7 +51,8 @@ struct tp_run {
 	struct tp_fanout *story;	/* process records, trace, or NULL */
 	struct tp_snapevents *watch;	/* --snapshot-events, or NULL */
 	struct tp_cgrun *cg;		/* the task's cgroups (borrowed), or NULL */
-	struct tp_cghome *home;		/* without them: tpmon's own, read only, or NULL */
+	struct tp_cgrun *home;		/* without them: tpmon's own, read only
+					 * (cgrun_own() false), or NULL */
 	struct tp_live *live;		/* live figures (src/live), or NULL */
 	struct tp_endwatch *endw;	/* why the task ended (endcause.h) */
 	struct tp_sigprobe *sigp;	/* a signal's sender, untraced (as root), or NULL */

@@ -6,9 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output/brief.h"
-#include "track/cgrun.h"
-#include "kernel/sdbus.h"
-#include "kernel/cgroup.h"
+#include "cgroup/cgrun.h"
+#include "cgroup/cgroup.h"
 #include "measure/disk.h"
 #include "basic/messages.h"
 #include "basic/clock.h"
@@ -121,25 +120,6 @@ static int check_verbatim(const struct tp_options *o)
 	return 0;
 }
 
-/* No delegated cgroup on a cgroup v2 host: a scope of the user's systemd
- * (sdbus.h), where one may be asked for.  0 once tpmon is in it, else -1
- * with @why (what cgrun_open() said, and why no scope). */
-static int ask_scope(char *why, size_t size)
-{
-	char cg[8192], no[256];
-
-	if ((cgroup_controllers("/sys/fs/cgroup", "cgroup.controllers") & TP_CG_NEEDED) != TP_CG_NEEDED ||
-	    cgroup_read("/proc/self", "cgroup", cg, sizeof(cg)) < 0)
-		return -1;
-	if (sdbus_wanted(cg, no, sizeof(no)) < 0 || sdbus_scope(2000, no, sizeof(no)) < 0) {
-		size_t n = strlen(why);
-
-		snprintf(why + n, size - n, "; no systemd scope: %s", no);
-		return -1;
-	}
-	return 0;
-}
-
 /* What in @o the stop-free mode does not give as ptrace does, in words,
  * or NULL: the opens (--with-inotify), each process's own final figures
  * (records, trace), and the limits tpmon enforces itself, which react
@@ -216,30 +196,28 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 	struct tp_cgrun *c = NULL;
 	const char *hint;
 	char why[1024] = "--cgroup=no";
-	bool scoped = false;
+	unsigned allow = o->cgroup == TP_CGROUP_AUTO ? TP_CG_ALLOW_SCOPE | TP_CG_ALLOW_HOME : 0;
+	bool own;
 
 	*status = 0;
 	if (o->pid)
 		return NULL;	/* TP_TRACK_ATTACH, from the options */
-	if (o->cgroup != TP_CGROUP_NO) {
-		c = cgrun_open(o->cgroup_path, why, sizeof(why));
-		if (!c && o->cgroup == TP_CGROUP_AUTO && ask_scope(why, sizeof(why)) == 0) {
-			c = cgrun_open(NULL, why, sizeof(why));
-			scoped = c != NULL;
-		}
-	}
-	if (c)
+	if (o->cgroup != TP_CGROUP_NO)
+		c = cgrun_open(o->cgroup_path, allow, why, sizeof(why));
+	own = cgrun_own(c);
+	if (own) {
 		cgrun_guard(c, guard_deadline(o));
-	else if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
+	} else if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
 		error_msg("%s: no usable cgroup: %s", o->tracking == TP_TRACK_CGROUP ?
 			  "--tracking=cgroup" : "--cgroup", why);
 		*status = TP_STATUS_FAILURE;
+		cgrun_close(c);
 		return NULL;
 	}
-	choose_tracking(o, c, scoped, why, reason, size);
+	choose_tracking(o, own ? c : NULL, cgrun_scoped(c), why, reason, size);
 	debug_msg("tracking: %s (%s)", o->tracking == TP_TRACK_CGROUP ? "cgroup" :
 		  o->tracking == TP_TRACK_POLL ? "poll" : "ptrace", reason);
-	hint = c || o->cgroup == TP_CGROUP_NO ? NULL : cgrun_hint();
+	hint = own || o->cgroup == TP_CGROUP_NO ? NULL : cgrun_hint();
 	if (hint)
 		warn_msg("note: no cgroup of its own (%s); for one: %s", why, hint);
 	return c;

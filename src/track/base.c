@@ -16,7 +16,7 @@
 #include "kernel/proc.h"
 #include "kernel/tracer.h"
 #include "track/base.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "track/nested.h"
 
 struct tp_track *track_new(const struct tp_track_ops *ops, struct tp_ptree *t,

@@ -30,12 +30,12 @@
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "kernel/proc.h"
 #include "kernel/procconn.h"
 #include "track/base.h"
 #include "track/cgroup.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "track/exitrec.h"
 
 /* The socket's queue: events wait there between two drains (a sample

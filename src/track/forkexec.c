@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "basic/messages.h"
 #include "track/nested.h"
 #include "track/forkexec.h"

@@ -15,7 +15,7 @@
 #include "kernel/sandbox.h"
 #include "kernel/tracer.h"
 #include "track/cgroup.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 #include "track/exitrec.h"
 #include "track/forkexec.h"
 #include "track/nested.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "kernel/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,7 +18,7 @@ tests_fuzz_fuzz_limits_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS)
 
-tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/kernel/proc.c src/kernel/cgroup.c \
+tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/kernel/proc.c src/cgroup/cgroup.c \
 	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_proc_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)

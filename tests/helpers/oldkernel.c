@@ -6,7 +6,7 @@
  * then execs the command.  The filter is inherited: run tpmon under it
  * and the task lives under it too.  The newer cgroup files (cgroup.kill,
  * memory.peak) are hidden from tpmon by TPMON_TEST_HIDE_CGROUP_FILES
- * (src/kernel/cgroup.c), which the tests set themselves.
+ * (src/cgroup/cgroup.c), which the tests set themselves.
  *   usage: oldkernel COMMAND [ARGS...] */
 #include <errno.h>
 #include <linux/ptrace.h>

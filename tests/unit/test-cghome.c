@@ -4,7 +4,7 @@
  * layouts (hybrid, Slurm's, bind mounts of a subtree) and hostile text. */
 #include <string.h>
 
-#include "track/cghome.h"
+#include "cgroup/cghome.h"
 #include "tap.h"
 
 static void test_v1_path(void)

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/cgroup.h"
-#include "kernel/cgroup_v1.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/cgroup_v1.h"
 #include "tap.h"
 
 static void test_self(void)

@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include "kernel/memcgs.h"
+#include "cgroup/memcgs.h"
 #include "kernel/mounts.h"
-#include "kernel/pressure.h"
+#include "cgroup/pressure.h"
 #include "measure/endcause.h"
 #include "measure/endnotes.h"
 #include "tap.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel/sdbus.h"
+#include "cgroup/sdbus.h"
 #include "tap.h"
 
 static void test_batch(void)

@@ -36,12 +36,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "kernel/cgroup.h"
-#include "kernel/cgroup_v1.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/cgroup_v1.h"
 
 #define TP_CGRUN_PATH 4096
 
 struct tp_cg_host;
+struct tp_cghome;
 
 struct tp_cgrun {
 	const struct tp_cg_host *host;	/* the layout's calls (cghost.h) */
@@ -61,6 +62,8 @@ struct tp_cgrun {
 	unsigned base_added;		/* TP_CG_* tpmon enabled in BASE */
 	bool kill_file;			/* cgroup.kill exists (5.14) */
 	bool in_monitor;		/* tpmon is in its monitor leaf (else the guard goes there) */
+	bool scoped;			/* in a scope of the user's systemd */
+	struct tp_cghome *home;		/* the read-only home (cgrun_home.c) */
 	int guard_fd;			/* closing it wakes the guard; -1 none */
 	pid_t maker;			/* tpmon, for the guard */
 	/* cgroup v1 (by enum tp_cg1; "" where not used) */
@@ -69,14 +72,30 @@ struct tp_cgrun {
 	char v1_task[TP_CG1__COUNT][TP_CGRUN_PATH];
 };
 
-/* Find cgroups that tpmon may use and make the run's cgroups there: a
- * cgroup v2 (tpmon moves itself into the monitor leaf), else, with no
- * --cgroup=PATH, the v1 controllers.  @path: --cgroup=PATH (cgroup v2),
- * or NULL for auto.  Nothing is created unless a candidate is writable
- * and offers the memory and pids controllers.  Returns an owned run, or
- * NULL with a one-line reason in @why (what is missing).  This is the one
- * place that decides where the run's cgroups come from. */
-struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize);
+/* The rows cgrun_open() may try beyond the host's own cgroups. */
+enum { TP_CG_ALLOW_SCOPE = 1, TP_CG_ALLOW_HOME = 2 };
+
+/* Choose the run's cgroup, the one place that does (the host table of
+ * cgrun.c): a cgroup v2 (tpmon moves itself into the monitor leaf), else,
+ * with no --cgroup=PATH, the v1 controllers; then, as @allow says, a
+ * scope of the user's systemd (v2 there), and tpmon's own cgroup read
+ * only (no cgroup of its own: cgrun_own() false).  @path: --cgroup=PATH
+ * (cgroup v2), or NULL for auto.  Nothing is created unless a candidate
+ * is writable and offers the memory and pids controllers.  Returns an
+ * owned run, or NULL; @why says why there is no cgroup of tpmon's own
+ * (each row's reason, "; " between), also when the home was taken. */
+struct tp_cgrun *cgrun_open(const char *path, unsigned allow, char *why, size_t whysize);
+
+/* Does run @c have cgroups of its own (limits, kill, the stop-free
+ * mode)?  Not the read-only home, nor NULL. */
+bool cgrun_own(const struct tp_cgrun *c);
+
+/* Is @c in a scope that the user's systemd gave (cgrun_scope.c)? */
+bool cgrun_scoped(const struct tp_cgrun *c);
+
+/* The read-only home: has a process of another tree been seen in it
+ * (its figures are then not the task's)? */
+bool cgrun_shared(const struct tp_cgrun *c);
 
 /* Start the guard: a process in the monitor leaf, in a session of its own,
  * that tears the run down (kills the task, removes the cgroups) when
@@ -124,12 +143,15 @@ uint64_t cgrun_oom_kills(const struct tp_cgrun *c);
 /* The monotonic clock, in ms (the guard's deadline is on it). */
 uint64_t cgrun_now_ms(void);
 
-/* How long a sweep may take: it runs after the task has started, and
+/* How long a sweep may go on starting on dead runs, and how long each
+ * one it started may take to be killed and removed (a loaded machine
+ * still finishes one a run).  It runs after the task has started, and
  * never holds up the task's start. */
 #define TP_CG_SWEEP_MS 50
+#define TP_CG_SWEEP_RUN_MS 250
 
-/* Sweep the runs beside this one that dead tpmons left, for at most
- * TP_CG_SWEEP_MS.  A run is swept only when it is exactly what a tpmon of
+/* Sweep the runs beside this one that dead tpmons left, starting on
+ * them for TP_CG_SWEEP_MS.  A run is swept only when it is exactly what a tpmon of
  * this user makes (cgrun_is_run()) and the kernel shows its maker gone:
  * its monitor leaf empty (cgroup v2's cgroup.events; on v1, rmdir() of
  * the leaf, which fails while a live task of any pid namespace is in

@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 
 /* Is the cgroup directory @dir delegated to the caller: it, its
  * cgroup.procs and its cgroup.subtree_control owned by getuid()? */

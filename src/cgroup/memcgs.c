@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "basic/xmalloc.h"
-#include "kernel/cgroup.h"
-#include "kernel/memcgs.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/memcgs.h"
 #include "kernel/mounts.h"
 #include "kernel/proc.h"
 

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "kernel/proc.h"
-#include "track/cghome.h"
+#include "cgroup/cghome.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
 
@@ -310,6 +310,14 @@ struct tp_cghome *cghome_open(char *why, size_t whysize)
 	char *cgtext = xmalloc(TEXT_MAX), *mounts = xmalloc(TEXT_MAX);
 
 	h->self = getpid();
+	/* the ancestry of each member is read through /proc (ours()) */
+	if (proc_init() < 0) {
+		snprintf(why, whysize, "cannot open /proc");
+		free(cgtext);
+		free(mounts);
+		free(h);
+		return NULL;
+	}
 	if (cgroup_read("/proc/self", "cgroup", cgtext, TEXT_MAX) > 0 &&
 	    cgroup_read("/proc/self", "mountinfo", mounts, TEXT_MAX) > 0)
 		find_dirs(h, cgtext, mounts);

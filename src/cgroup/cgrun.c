@@ -4,7 +4,7 @@
  * calls the rest of tpmon makes.  The guard is a forked copy of tpmon: it
  * shares no memory with tpmon afterwards, reads only the paths in its
  * copy of struct tp_cgrun, and uses the allocation-free calls of
- * kernel/cgroup.c and kernel/cgroup_v1.c through its host's teardown(). */
+ * cgroup/cgroup.c and cgroup/cgroup_v1.c through its host's teardown(). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,15 +21,21 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
-#include "kernel/cgroup.h"
-#include "track/cghost.h"
-#include "track/cgrun.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/cghome.h"
+#include "cgroup/cghost.h"
+#include "cgroup/cgrun.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
 
-/* The layouts, tried in this order: where a cgroup v2 holds the
- * controllers, it is the host's; v1 (or hybrid) otherwise. */
-static const struct tp_cg_host *const hosts[] = { &cgrun_v2_host, &cgrun_v1_host };
+/* The host table: the rows the chooser tries, in this order.  Where a
+ * cgroup v2 holds the controllers, it is the host's; v1 (or hybrid)
+ * otherwise; then (--cgroup=auto) a scope the user's systemd gives, and
+ * last tpmon's own cgroup, read only.  A new backend is one file and one
+ * row here. */
+static const struct tp_cg_host *const hosts[] = {
+	&cgrun_v2_host, &cgrun_v1_host, &cgrun_scope_host, &cgrun_home_host,
+};
 
 /* The monotonic clock, s. */
 static double now_s(void)
@@ -73,35 +79,69 @@ int cgrun_why(char *why, size_t size, const char *fmt, ...)
 	return -1;
 }
 
-struct tp_cgrun *cgrun_open(const char *path, char *why, size_t whysize)
+/* Add row @host's reason @one to @why ("; " between them). */
+static void add_why(char *why, size_t size, const char *one)
+{
+	size_t n = strlen(why);
+
+	if (!*one || n + 3 >= size)
+		return;
+	snprintf(why + n, size - n, "%s%s", n ? "; " : "", one);
+}
+
+/* Try row @host: the run in @c on success (0), else its reason added to
+ * @why (a read-only row's only to the debug output: it is not why the
+ * run has no cgroup of its own). */
+static int try_row(struct tp_cgrun *c, const struct tp_cg_host *host, const char *path,
+		   char *why, size_t size)
+{
+	char one[1024] = "";
+
+	memset(c, 0, sizeof(*c));
+	c->guard_fd = -1;
+	c->host = host;
+	if (host->open(c, path, one, sizeof(one)) == 0)
+		return 0;
+	host->teardown(c, getpid());
+	if (host->read_only)
+		debug_msg("cgroup: no read-only one either (%s)", one);
+	else
+		add_why(why, size, one);
+	return -1;
+}
+
+struct tp_cgrun *cgrun_open(const char *path, unsigned allow, char *why, size_t whysize)
 {
 	struct tp_cgrun *c = xmalloc(sizeof(*c));
-	char why1[512] = "";
 	size_t i;
 
+	why[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(hosts); i++) {
-		memset(c, 0, sizeof(*c));
-		c->guard_fd = -1;
-		c->host = hosts[i];
-		if (hosts[i]->open(c, path, i ? why : why1, i ? whysize : sizeof(why1)) == 0) {
+		/* --cgroup=PATH names a cgroup v2: the first row alone */
+		if ((path && i > 0) || (hosts[i]->needs & ~allow))
+			continue;
+		if (try_row(c, hosts[i], path, why, whysize) == 0) {
 			debug_msg("cgroup: %s, run in %s", c->layout, c->name);
 			return c;
 		}
-		hosts[i]->teardown(c, getpid());
-		/* --cgroup=PATH names a cgroup v2 */
-		if (path)
-			break;
-	}
-	if (!path) {
-		char why2[512];
-
-		snprintf(why2, sizeof(why2), "%s", why);
-		snprintf(why, whysize, "%s; %s", why1, why2);
-	} else {
-		snprintf(why, whysize, "%s", why1);
 	}
 	free(c);
 	return NULL;
+}
+
+bool cgrun_own(const struct tp_cgrun *c)
+{
+	return c && !c->host->read_only;
+}
+
+bool cgrun_scoped(const struct tp_cgrun *c)
+{
+	return c && c->scoped;
+}
+
+bool cgrun_shared(const struct tp_cgrun *c)
+{
+	return c && c->home && cghome_shared(c->home);
 }
 
 /* Close every descriptor from 3 up but @keep: close_range(2) (5.9), or
@@ -267,6 +307,10 @@ void cgrun_figures(const struct tp_cgrun *c, struct tp_cg_figures *f)
 
 size_t cgrun_members(const struct tp_cgrun *c, pid_t **out)
 {
+	if (!c->procs) {
+		*out = NULL;
+		return 0;
+	}
 	return cgroup_members(c->procs, out);
 }
 

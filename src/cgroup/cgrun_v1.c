@@ -20,10 +20,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "kernel/cgroup.h"
-#include "kernel/cgroup_v1.h"
-#include "track/cghost.h"
-#include "track/cgrun.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/cgroup_v1.h"
+#include "cgroup/cghost.h"
+#include "cgroup/cgrun.h"
 #include "basic/messages.h"
 
 /* tpmon's own cgroup in the v1 hierarchy of @which, into c->v1_origin.
@@ -169,6 +169,7 @@ static int v1_sweep(const struct tp_cgrun *c, uint64_t deadline)
 {
 	const char *pids = c->v1_origin[TP_CG1_PIDS];
 	const char *own = strrchr(c->v1_run[TP_CG1_PIDS], '/');
+	uint64_t finish;
 	DIR *d = opendir(pids);
 	struct dirent *e;
 	int n = 0;
@@ -180,8 +181,8 @@ static int v1_sweep(const struct tp_cgrun *c, uint64_t deadline)
 		if (!cgrun_run_named(e->d_name) || !strcmp(e->d_name, own) ||
 		    !run_dead(pids, e->d_name))
 			continue;
-		if (kill_dead(c, e->d_name, deadline) == 0 &&
-		    remove_run(c, e->d_name, deadline) == 0) {
+		finish = cgrun_now_ms() + TP_CG_SWEEP_RUN_MS;
+		if (kill_dead(c, e->d_name, finish) == 0 && remove_run(c, e->d_name, finish) == 0) {
 			debug_msg("cgroup: swept %s", e->d_name);
 			n++;
 		}

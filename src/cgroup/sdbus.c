@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernel/sdbus.h"
+#include "cgroup/sdbus.h"
 #include "basic/messages.h"
 
 typedef struct sd_bus sd_bus;

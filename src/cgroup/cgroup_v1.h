@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 
 /* The v1 hierarchies tpmon uses, each named by its controller. */
 enum tp_cg1 {

@@ -6,6 +6,8 @@
  *   cgrun_v1.c  the v1 controllers (memory, pids, cpuacct, freezer), with
  *               the unified v2 hierarchy wherever one is mounted (hybrid)
  *               or without it (pure v1).
+ *   cgrun_scope.c a scope the user's systemd gives (sd-bus), then v2 there;
+ *   cgrun_home.c  tpmon's own cgroup, read only (Slurm's task cgroup).
  * cgrun_open() tries them in order (hosts[] of cgrun.c).  teardown() and
  * kill() run in the guard after fork(): system calls only, no allocation. */
 #ifndef TPMON_CGHOST_H
@@ -15,12 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "basic/compat.h"
-#include "track/cgrun.h"
+#include "cgroup/cgrun.h"
 
 struct tp_cg_host {
 	const char *name;		/* "cgroup v2", "cgroup v1" */
+	unsigned needs;			/* TP_CG_ALLOW_* the row is tried with */
+	bool read_only;			/* no cgroup of tpmon's own (cgrun_own()) */
 	/* find where tpmon may make its run and make it (c->name, c->procs,
 	 * c->leaves, c->layout set).  0, or -1 with a one-line @why; the
 	 * caller then calls teardown() on what was made */
@@ -39,7 +43,13 @@ struct tp_cg_host {
 	int (*sweep)(const struct tp_cgrun *c, uint64_t deadline);
 };
 
-extern const struct tp_cg_host cgrun_v2_host, cgrun_v1_host;
+extern const struct tp_cg_host cgrun_v2_host, cgrun_v1_host, cgrun_scope_host, cgrun_home_host;
+
+/* The v2 row's open, which the scope's (cgrun_scope.c) calls once tpmon
+ * is in its scope; the scope row's open (the row itself is in
+ * cgrun_v2.c, with v2's other calls). */
+int cgrun_v2_open(struct tp_cgrun *c, const char *path, char *why, size_t size);
+int cgrun_scope_open(struct tp_cgrun *c, const char *path, char *why, size_t size);
 
 enum { TP_CG_KILL_WAIT_MS = 5000, TP_CG_REMOVE_WAIT_MS = 2000 };
 

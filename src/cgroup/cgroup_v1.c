@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
-#include "kernel/cgroup_v1.h"
+#include "cgroup/cgroup_v1.h"
 
 static const char *const names[TP_CG1__COUNT] = {
 	[TP_CG1_MEMORY] = "memory",

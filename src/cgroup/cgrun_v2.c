@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernel/cgroup.h"
-#include "track/cghost.h"
-#include "track/cgrun.h"
-#include "track/cghome.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/cghost.h"
+#include "cgroup/cgrun.h"
+#include "cgroup/cghome.h"
 #include "basic/messages.h"
 
 /* the controllers a run hands to its task, where the base has them */
@@ -317,6 +317,7 @@ static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 {
 	static const char *const layout[] = { "monitor", "task", NULL };
 	char run[TP_CGRUN_PATH], mon[TP_CGRUN_PATH];
+	uint64_t finish;
 	DIR *d = opendir(c->base);
 	struct dirent *e;
 	int n = 0;
@@ -333,8 +334,9 @@ static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 		/* a live tpmon (or its guard) is always in its monitor leaf */
 		if (cgroup_populated(mon) != 0)
 			continue;
-		if (cgroup_kill_unfrozen(run, cgrun_ms_left(deadline)) == 0 &&
-		    cgroup_remove(run, cgrun_ms_left(deadline)) == 0) {
+		finish = cgrun_now_ms() + TP_CG_SWEEP_RUN_MS;
+		if (cgroup_kill_unfrozen(run, cgrun_ms_left(finish)) == 0 &&
+		    cgroup_remove(run, cgrun_ms_left(finish)) == 0) {
 			debug_msg("cgroup: swept %s", run);
 			n++;
 		}
@@ -343,7 +345,7 @@ static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 	return n;
 }
 
-static int v2_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
+int cgrun_v2_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 {
 	int own = v2_find(c, path, why, size);
 
@@ -368,9 +370,21 @@ static void v2_figures(const struct tp_cgrun *c, struct tp_cg_figures *f)
 	cgroup_figures(c->task, f);
 }
 
+/* The scope's row (cgrun_scope.c opens it): v2's calls, in the scope. */
+const struct tp_cg_host cgrun_scope_host = {
+	.name = "cgroup v2 in a systemd scope",
+	.needs = TP_CG_ALLOW_SCOPE,
+	.open = cgrun_scope_open,
+	.teardown = v2_teardown,
+	.kill = v2_kill,
+	.limit = v2_limit,
+	.figures = v2_figures,
+	.sweep = v2_sweep,
+};
+
 const struct tp_cg_host cgrun_v2_host = {
 	.name = "cgroup v2",
-	.open = v2_open,
+	.open = cgrun_v2_open,
 	.teardown = v2_teardown,
 	.kill = v2_kill,
 	.limit = v2_limit,

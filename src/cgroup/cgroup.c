@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernel/cgroup.h"
+#include "cgroup/cgroup.h"
 #include "basic/xmalloc.h"
 
 /* ---- parsers ---- */

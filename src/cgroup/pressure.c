@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "basic/xmalloc.h"
-#include "kernel/cgroup.h"
-#include "kernel/memcgs.h"
-#include "kernel/pressure.h"
+#include "cgroup/cgroup.h"
+#include "cgroup/memcgs.h"
+#include "cgroup/pressure.h"
 
 int pressure_parse_some(const char *buf, uint64_t *us)
 {
