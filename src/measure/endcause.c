@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* endcause.c: why the task ended (see endcause.h): the decision, pure,
  * and the watch that finds its inputs (OOM counters, full file systems). */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,10 @@ const char *endcause_name(enum tp_end_cause c)
 		[TP_END_EXITED] = "exited", [TP_END_LIMIT] = "limit",
 		[TP_END_OOM_KILL] = "oom_kill", [TP_END_SIGNAL] = "signal",
 		[TP_END_NO_SPACE] = "no_space", [TP_END_NOT_FOUND] = "not_found",
+		[TP_END_CANNOT_EXECUTE] = "cannot_execute",
 	};
 
-	return c > TP_END_UNKNOWN && c <= TP_END_NOT_FOUND ? names[c] : NULL;
+	return c > TP_END_UNKNOWN && c <= TP_END_CANNOT_EXECUTE ? names[c] : NULL;
 }
 
 /* "killed by signal 15 (Terminated)" or "exited with status 1". */
@@ -73,7 +75,8 @@ static void ran(const struct tp_end_in *in, struct tp_end *out)
 	bool failed = in->signal || in->exit_status;
 
 	out->signal = in->signal;
-	if (in->sender && in->sender->known && in->sender->signo == in->signal && in->signal)
+	/* known, or why not */
+	if (in->sender && in->sender->signo == in->signal && in->signal)
 		out->sender = *in->sender;
 	how(in, h, sizeof(h));
 	if (failed && in->full) {
@@ -93,7 +96,7 @@ void endcause_decide(const struct tp_end_in *in, struct tp_end *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (in->not_found) {
-		out->cause = TP_END_NOT_FOUND;
+		out->cause = in->exec_errno == ENOENT ? TP_END_NOT_FOUND : TP_END_CANNOT_EXECUTE;
 		snprintf(out->detail, sizeof(out->detail), "the command could not be run: %s",
 			 strerror(in->exec_errno));
 		return;

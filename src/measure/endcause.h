@@ -22,7 +22,8 @@ enum tp_end_cause {
 	TP_END_OOM_KILL,
 	TP_END_SIGNAL,
 	TP_END_NO_SPACE,
-	TP_END_NOT_FOUND,	/* command not found, or exec failed */
+	TP_END_NOT_FOUND,	/* command not found (exit status 127) */
+	TP_END_CANNOT_EXECUTE,	/* found, but exec failed (126: not executable...) */
 };
 
 struct tp_end {
@@ -40,7 +41,8 @@ const char *endcause_name(enum tp_end_cause c);
 struct tp_end_in {
 	bool ended;			/* the task's end is known */
 	bool not_found;			/* it never ran: */
-	int exec_errno;			/* ENOENT: not found; else why not */
+	int exec_errno;			/* ENOENT: not found; else why it could
+					 * not be executed */
 	bool limit;			/* tpmon stopped it at a limit: */
 	const char *limit_name;		/* which (NULL: an end time) */
 	int exit_status, signal;

@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "basic/compat.h"
 #include "kernel/cgroup.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
@@ -242,13 +243,25 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
  * probe (into @untraced); NULL where nothing can tell. */
 static const struct tp_sender *end_sender(const struct tp_run *r, struct tp_sender *untraced)
 {
+	int sig = r->rep->signal;
+
 	if (r->rep->monitor_signal)
 		return &r->monitor_sender;
-	if (r->tk->ptraced)
+	if (r->tk->ptraced && (sig != SIGKILL || r->tk->sender.signo == SIGKILL))
 		return &r->tk->sender;
-	if (r->rep->signal && sigprobe_sender(r->sigp, r->root, r->rep->signal, untraced))
+	if (!r->tk->ptraced && sig && sigprobe_sender(r->sigp, r->root, sig, untraced))
 		return untraced;
-	return NULL;
+	/* no siginfo to read: say why */
+	memset(untraced, 0, sizeof(*untraced));
+	untraced->signo = sig;
+	if (r->tk->ptraced)
+		untraced->why = "ptrace has no stop for SIGKILL, which kills at once: "
+				"its siginfo is never seen";
+	else
+		untraced->why = r->sigp ? "the signal_generate probe saw no process send it" :
+				"outside ptrace, only a BPF probe names it: as root, "
+				"with the kernel's BTF";
+	return untraced;
 }
 
 void run_finish(struct tp_run *r, bool root_done, int root_status)
@@ -540,7 +553,8 @@ void run_end_cgroup(struct tp_run *r)
 	n = cgrun_members(r->cg, &v);
 	free(v);
 	if (n > 0) {
-		debug_msg("cgroup: %zu processes left outside the tree: killed", n);
+		debug_msg("cgroup: %zu %s left outside the tree: killed", n,
+			  PLURAL(n, "process", "processes"));
 		if (r->rep->leftover == 0)
 			r->rep->leftover = (unsigned)n;
 		cgrun_kill(r->cg, 5000);

@@ -104,6 +104,13 @@ static void causes(void)
 	in.exec_errno = ENOENT;
 	e = decide(&in);
 	is_str(endcause_name(e.cause), "not_found", "never ran: not_found");
+	is_str(e.detail, "the command could not be run: No such file or directory",
+	       "not_found: why");
+	in.exec_errno = EACCES;
+	e = decide(&in);
+	is_str(endcause_name(e.cause), "cannot_execute", "found, not executable: cannot_execute");
+	is_str(e.detail, "the command could not be run: Permission denied",
+	       "cannot_execute: why");
 }
 
 /* The codes of @r's notes under @d, space-separated, into @buf. */
@@ -120,6 +127,61 @@ static const char *codes(const struct tp_summary *r, const struct tp_limits *d, 
 		strncat(buf, v[i].code, len - strlen(buf) - 1);
 	}
 	return buf;
+}
+
+/* A signal whose sender is null: a note says why, where a reason is
+ * known; none when the sender is known. */
+static void sender_notes(void)
+{
+	struct tp_summary r;
+	struct tp_limits d;
+	struct tp_note v[TP_NOTES_MAX];
+	struct tp_sender s;
+	struct tp_end_in in;
+	char buf[64];
+
+	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
+	memset(&in, 0, sizeof(in));
+	memset(&s, 0, sizeof(s));
+	s.signo = SIGKILL;
+	s.why = "ptrace saw no stop";
+	in.ended = true;
+	in.signal = SIGKILL;
+	in.sender = &s;
+	endcause_decide(&in, &r.ending);
+	ok(endnotes_compute(&r, &d, v) == 1 && !strcmp(v[0].code, "sender_unknown"),
+	   "SIGKILL, sender null with a reason: sender_unknown");
+	is_str(v[0].text, "signal 9: no sender named: ptrace saw no stop",
+	       "sender_unknown: the signal and why");
+	s.why = NULL;
+	endcause_decide(&in, &r.ending);
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "no reason known: no note");
+	s.known = true;
+	s.pid = 42;
+	endcause_decide(&in, &r.ending);
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "a sender named: no note");
+	s.known = false;
+	s.why = "ptrace saw no stop";
+	s.signo = SIGTERM;
+	endcause_decide(&in, &r.ending);
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "the reason of another signal: no note");
+}
+
+/* One core declared: "1 core", not "1 cores". */
+static void one_core_note(void)
+{
+	struct tp_summary r;
+	struct tp_limits d;
+	struct tp_note v[TP_NOTES_MAX];
+
+	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
+	d.set[TP_RES_CORES] = true;
+	d.value[TP_RES_CORES] = 1;
+	r.cores_avg = 0.2;
+	ok(endnotes_compute(&r, &d, v) == 1, "0.2 of 1 core: one note");
+	is_str(v[0].text, "1 core declared, 0.20 used on average (20%)", "1 core, singular");
 }
 
 static void notes(void)
@@ -159,6 +221,8 @@ static void notes(void)
 	r.pressure.nr_throttled = 10;
 	is_str(codes(&r, &d, buf, sizeof(buf)), "wall_time_unused cpu_throttled io_pressure",
 	       "10%% of periods throttled: cpu_throttled");
+	sender_notes();
+	one_core_note();
 }
 
 static void retry(void)
@@ -221,7 +285,7 @@ static void parsers(void)
 
 int main(void)
 {
-	plan(41);
+	plan(51);
 	causes();
 	notes();
 	retry();
