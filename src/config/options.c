@@ -14,6 +14,7 @@
 #include "basic/compat.h"
 #include "basic/editdist.h"
 #include "basic/messages.h"
+#include "basic/shquote.h"
 #include "config/options.h"
 #include "basic/units.h"
 #include "basic/xmalloc.h"
@@ -185,26 +186,6 @@ void options_usage(void)
 {
 	usage_outputs();
 	usage_limits();
-}
-
-static char *join_argv(char **argv)
-{
-	size_t len = 1, i;
-	char *s, *p;
-
-	for (i = 0; argv[i]; i++)
-		len += strlen(argv[i]) + 1;
-	s = p = xmalloc(len);
-	for (i = 0; argv[i]; i++) {
-		size_t n = strlen(argv[i]);
-
-		if (i)
-			*p++ = ' ';
-		memcpy(p, argv[i], n);
-		p += n;
-	}
-	*p = '\0';
-	return s;
 }
 
 static void push(const char ***list, size_t *n, const char *s)
@@ -520,7 +501,7 @@ static int finish(struct tp_options *o, int argc, char **argv)
 		o->argv = xcalloc((size_t)n + 1, sizeof(char *));
 		for (i = 0; i < n; i++)
 			o->argv[i] = xstrdup(argv[optind + i]);
-		o->command = join_argv(o->argv);
+		o->command = shquote_argv(o->argv);
 	}
 	if (!o->template)
 		o->template = xasprintf("resource-pid-%d", (int)getpid());
