@@ -45,6 +45,8 @@ struct tp_end_in {
 					 * not be executed */
 	bool limit;			/* tpmon stopped it at a limit: */
 	const char *limit_name;		/* which (NULL: an end time) */
+	double cg_limit_mb;		/* the memory limit the run's own cgroup
+					 * holds (tpmon's, set in the kernel), or 0 */
 	int exit_status, signal;
 	int monitor_signal;		/* tpmon was told to stop it */
 	const struct tp_oom_found *oom;	/* NULL: not looked at */
@@ -74,11 +76,12 @@ void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in);
 /* The summary's end, decided at the task's end from @r's exit and
  * limits, the watch's findings, the files opened for writing @files (or
  * NULL) and @sender (NULL: nothing could tell); with the run's cgroup
- * @cgdir (or NULL), its pressure for the notes. */
+ * @cgdir (or NULL), its pressure for the notes, and @cg_limit_mb, the
+ * memory limit the run's cgroup holds (v1 or v2; 0: none). */
 struct tp_summary;
 struct tp_opens;
 void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_opens *files,
-		   const struct tp_sender *sender, const char *cgdir);
+		   const struct tp_sender *sender, const char *cgdir, double cg_limit_mb);
 void endwatch_free(struct tp_endwatch *w);
 
 #endif

@@ -238,6 +238,15 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	figures_fill(&r->fig, &in, t, final);
 }
 
+/* The memory limit, MB, that the kernel holds in the run's own cgroup
+ * (set_cgroup_limits()), or 0. */
+static double cgroup_memory_limit(const struct tp_run *r)
+{
+	const struct tp_limits *l = &r->o->limits;
+
+	return r->cg && !r->o->measure_only && l->set[TP_RES_MEMORY] ? l->value[TP_RES_MEMORY] : 0;
+}
+
 /* Who sent the signal that ended the task or stopped tpmon: from its
  * siginfo (tpmon's own, or ptrace's), else from the signal_generate
  * probe (into @untraced); NULL where nothing can tell. */
@@ -284,7 +293,7 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
 	endwatch_fill(r->endw, r->rep, r->files, end_sender(r, &untraced),
-		      r->cg ? cgrun_v2_task(r->cg) : NULL);
+		      r->cg ? cgrun_v2_task(r->cg) : NULL, cgroup_memory_limit(r));
 	if (r->live) {
 		struct tp_live_point p;
 

@@ -21,6 +21,44 @@ static struct tp_end decide(const struct tp_end_in *in)
 	return e;
 }
 
+/* tpmon's memory limit of 100 MB, held by the kernel in the run's own
+ * cgroup: its kill there is that limit, however the race with tpmon's
+ * check went (issue 42); an enclosing cgroup with a lower limit is
+ * oom_kill.  @in: a memory limit broke; @oom: the machine's counter. */
+static void own_limit(struct tp_end_in *in, struct tp_oom_found *oom)
+{
+	static const char held[] = "stopped at its memory limit of 100 MB, which the kernel "
+				   "holds in the run's own cgroup (its OOM killer)";
+	struct tp_end e;
+
+	in->signal = SIGKILL;
+	in->cg_limit_mb = 100;
+	in->oom = oom;
+	e = decide(in);
+	ok(e.cause == TP_END_LIMIT && e.signal == SIGKILL,
+	   "SIGKILL at the run's limit, the machine's counter rose: limit, not oom_kill");
+	is_str(e.detail, held, "the limit held by the kernel: which, and its value");
+	is_double(e.oom_limit_mb, 100, 1e-9, "the limit held by the kernel: in MB");
+	oom->machine = false;
+	oom->limit = (100u << 20) - (256u << 10);
+	snprintf(oom->cgroup, sizeof(oom->cgroup), "v2:/tpmon-1-a/task");
+	e = decide(in);
+	ok(e.cause == TP_END_LIMIT && !strcmp(e.detail, held),
+	   "the run's own v2 cgroup found, its limit less the headroom: limit");
+	oom->limit = 50u << 20;
+	snprintf(oom->cgroup, sizeof(oom->cgroup), "v1 memory:/slurm/job_1");
+	e = decide(in);
+	ok(e.cause == TP_END_OOM_KILL, "an enclosing cgroup at 50 MB, under the run's 100: oom_kill");
+	in->cg_limit_mb = 0;
+	oom->machine = true;
+	e = decide(in);
+	ok(e.cause == TP_END_OOM_KILL, "no limit held in the run's cgroup: the machine's oom_kill");
+	in->limit_name = "wall_time";
+	in->cg_limit_mb = 100;
+	e = decide(in);
+	ok(e.cause == TP_END_OOM_KILL, "another limit broke: an OOM kill is no memory limit");
+}
+
 static void causes(void)
 {
 	struct tp_end_in in;
@@ -85,6 +123,7 @@ static void causes(void)
 	e = decide(&in);
 	ok(e.cause == TP_END_LIMIT, "a limit, no OOM: limit");
 	is_str(e.detail, "tpmon stopped it: memory over its limit", "limit: which");
+	own_limit(&in, &oom);
 
 	memset(&in, 0, sizeof(in));
 	in.ended = true;
@@ -285,7 +324,7 @@ static void parsers(void)
 
 int main(void)
 {
-	plan(51);
+	plan(58);
 	causes();
 	notes();
 	retry();
