@@ -6,12 +6,13 @@ TP_END_TESTS = \
 	tests/end-cause.test \
 	tests/end-sender.test \
 	tests/end-oom.test \
-	tests/end-throttle.test
+	tests/end-throttle.test \
+	tests/end-limit.test
 TESTS += $(TP_END_TESTS)
 # in the pure-v2 VM too (check-cgroup-vm, tests/cgroup.mk): the cgroup
 # mode on v2 and Debian 12's kernel, whose BTF places tgid elsewhere
 TP_END_VM_TESTS = tests/end-sender.test
-EXTRA_DIST += $(TP_END_TESTS)
+EXTRA_DIST += $(TP_END_TESTS) tests/end-common.sh
 
 # the decisions: cause, notes and retry on hand-made summaries, and the
 # parsers of mountinfo, oom_kill counters and PSI

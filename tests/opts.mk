@@ -1,6 +1,7 @@
 ## SPDX-License-Identifier: MIT
 ## tests/opts.mk: resource_monitor's options that the engines can pass:
-## --update-summary, --snapshot-events and --pid.  Included by
+## --update-summary, --snapshot-events and --pid; and the slips on
+## tpmon's own command line.  Included by
 ## tests/local.mk.
 
 check_PROGRAMS += tests/helpers/log-steps
@@ -21,7 +22,9 @@ TP_OPTS_TESTS = \
 	tests/opts-update-summary.test \
 	tests/opts-snapshots.test \
 	tests/opts-snapshots-engines.test \
-	tests/opts-pid.test
+	tests/opts-pid.test \
+	tests/opts-slips.test \
+	tests/opts-help.test
 TESTS += $(TP_OPTS_TESTS)
 EXTRA_DIST += $(TP_OPTS_TESTS) tests/opts-snapshots-engines.py
 

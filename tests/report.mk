@@ -79,7 +79,8 @@ tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS)
 # checker of the harness's own; seeds in tests/fuzz/corpus/writers/.
 noinst_PROGRAMS += tests/fuzz/fuzz-writers
 tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
-	src/basic/safetext.c src/basic/jsontext.c src/report/gnuplot/gnuplot.c src/report/write/html.c \
+	src/basic/safetext.c src/basic/jsontext.c src/basic/shquote.c \
+	src/report/gnuplot/gnuplot.c src/report/write/html.c \
 	src/report/files/infile.c src/report/write/escape.c \
 	src/basic/xmalloc.c src/basic/messages.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)

@@ -10,5 +10,7 @@
 #define ATTR_NORETURN __attribute__((noreturn))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+/* "1 process", "2 processes": @one when @n is 1, else @many */
+#define PLURAL(n, one, many) ((n) == 1 ? (one) : (many))
 
 #endif

@@ -128,7 +128,8 @@ void error_warnings_quiet(bool quiet)
 	if (held_len && (!quiet || debug_fd != STDERR_FILENO))
 		write_line(quiet ? debug_fd : STDERR_FILENO, held, held_len);
 	if (held_lost)
-		warn_msg("%lu warnings lost (out of memory)", held_lost);
+		warn_msg("%lu %s lost (out of memory)", held_lost,
+			 PLURAL(held_lost, "warning", "warnings"));
 	free(held);
 	held = NULL;
 	held_len = held_cap = 0;

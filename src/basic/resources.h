@@ -5,6 +5,7 @@
 #define TPMON_RESOURCES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The limitable resources.  Order is the order of the summary. */
 enum tp_res {
@@ -43,6 +44,13 @@ const struct tp_fig_info *res_info(enum tp_res r);
 
 /* Resource named @name, or -1 when no resource has that name. */
 int res_by_name(const char *name);
+
+/* The name -L takes (a resource or "end") nearest to the unknown @name,
+ * static, or NULL when none is near enough to be a slip (editdist.h). */
+const char *res_nearest(const char *name);
+
+/* Every name -L takes, ", "-separated, into @buf (cut at @size). */
+void res_list(char *buf, size_t size);
 
 /* Is @name a resource that cctools engines may send in -L but that tpmon
  * does not limit (gpus, bandwidth, ...)?  Such limits are ignored with a note. */

@@ -46,6 +46,18 @@ static int read_count(const struct memcg *c, uint64_t *v)
 	return memcgs_parse_count(buf, v) == 0 ? 1 : 0;
 }
 
+/* The peak memory usage of @c in bytes (v1 memory.max_usage_in_bytes,
+ * v2 memory.peak): 0, or -1 when it has none. */
+static int read_peak(const struct memcg *c, uint64_t *v)
+{
+	char buf[64];
+
+	if (cgroup_read(c->dir, c->v1 ? "memory.max_usage_in_bytes" : "memory.peak",
+			buf, sizeof(buf)) < 0 || cgroup_parse_value(buf, v) < 0)
+		return -1;
+	return 0;
+}
+
 static void add(struct tp_memcgs *m, const char *dir, const char *name, bool v1)
 {
 	struct memcg c = { xstrdup(dir), xstrdup(name), v1, false, 0 };
@@ -188,8 +200,38 @@ static int read_limit(const struct memcg *c, uint64_t *v)
 	return *v == TP_CG_MAX || *v >= (UINT64_C(1) << 62) ? -1 : 0;
 }
 
+/* Within this of its limit, a cgroup's peak usage reached it (the
+ * kernel charges pages in batches of 64). */
+#define AT_LIMIT_SLACK (1u << 20)
+
+/* Did @c's limit (@limit bytes, @has_limit) strike during the task: its
+ * OOM-kill counter rose, or (@killed: the kernel killed something
+ * meanwhile) its usage has reached its limit?  The v1 counter rises only
+ * in the victim's own cgroup, never in the enclosing one whose limit it
+ * hit (tpmon's run cgroup sits under it), so there the peak tells. */
+static bool struck(const struct memcg *c, uint64_t limit, bool has_limit, bool killed)
+{
+	uint64_t now;
+
+	if (read_count(c, &now) == 1 && now > c->before)
+		return true;
+	return killed && has_limit && limit > AT_LIMIT_SLACK &&
+	       read_peak(c, &now) == 0 && now >= limit - AT_LIMIT_SLACK;
+}
+
+/* Did the machine's OOM-kill counter (every OOM kill) rise? */
+static bool machine_killed(const struct tp_memcgs *m)
+{
+	char vm[16384];
+	uint64_t now;
+
+	return m->vmstat && proc_read("/proc/vmstat", vm, sizeof(vm)) > 0 &&
+	       memcgs_parse_count(vm, &now) == 0 && now > m->vmstat_before;
+}
+
 void memcgs_check(const struct tp_memcgs *m, struct tp_oom_found *out)
 {
+	bool killed = machine_killed(m);
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -197,12 +239,11 @@ void memcgs_check(const struct tp_memcgs *m, struct tp_oom_found *out)
 	/* the deepest first: a tie in limits names the innermost */
 	for (i = 0; i < m->n; i++) {
 		const struct memcg *c = &m->v[i];
-		uint64_t now, limit;
-		bool has_limit;
+		uint64_t limit;
+		bool has_limit = read_limit(c, &limit) == 0;
 
-		if (read_count(c, &now) != 1 || now <= c->before)
+		if (!struck(c, limit, has_limit, killed))
 			continue;
-		has_limit = read_limit(c, &limit) == 0;
 		if (out->found && (!has_limit || (out->limit_known && out->limit <= limit)))
 			continue;
 		out->found = true;
@@ -210,14 +251,8 @@ void memcgs_check(const struct tp_memcgs *m, struct tp_oom_found *out)
 		out->limit = has_limit ? limit : 0;
 		snprintf(out->cgroup, sizeof(out->cgroup), "%s", c->name);
 	}
-	if (!out->found && m->vmstat) {
-		char vm[16384];
-		uint64_t now;
-
-		if (proc_read("/proc/vmstat", vm, sizeof(vm)) > 0 &&
-		    memcgs_parse_count(vm, &now) == 0 && now > m->vmstat_before)
-			out->found = out->machine = true;
-	}
+	if (!out->found && killed)
+		out->found = out->machine = true;
 }
 
 void memcgs_free(struct tp_memcgs *m)

@@ -82,6 +82,21 @@ static void fail(const struct where *w, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An unknown resource @name (@shown as printable): the nearest name,
+ * and every name. */
+static void unknown_resource(const struct where *w, const char *name, const char *shown)
+{
+	const char *near = res_nearest(name);
+	char names[400];
+
+	res_list(names, sizeof(names));
+	if (near)
+		fail(w, "unknown resource \"%s\"; did you mean \"%s\"? (resources: %s)", shown,
+		     near, names);
+	else
+		fail(w, "unknown resource \"%s\" (resources: %s)", shown, names);
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -261,7 +276,7 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 		return 0;
 	}
 	if (r < 0) {
-		fail(w, "unknown resource \"%s\"", shown);
+		unknown_resource(w, name, shown);
 		return -1;
 	}
 	info = res_info(r);
@@ -387,7 +402,7 @@ static int parse_json_member(struct tp_limits *l, const char *key, json_t *v,
 		return 0;
 	}
 	if (r < 0) {
-		fail(w, "unknown resource \"%s\"", shown);
+		unknown_resource(w, key, shown);
 		return -1;
 	}
 	if (parse_value_json(res_info(r), v, &value, why, sizeof(why)) < 0) {

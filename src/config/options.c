@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "basic/compat.h"
+#include "basic/editdist.h"
 #include "basic/messages.h"
+#include "basic/shquote.h"
 #include "config/options.h"
 #include "basic/units.h"
 #include "basic/xmalloc.h"
@@ -73,122 +76,116 @@ static void usage_outputs(void)
 {
 	fputs(
 "Usage: tpmon [OPTIONS] -- COMMAND [ARGS...]\n"
-"       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'   (or -c)\n"
-"       tpmon report [OPTIONS] INPUT...   sum up many summaries (--help)\n"
-"       tpmon [OPTIONS] --pid PID   follow a running process and its descendants\n"
-"                                   from now on, instead of starting a command\n"
-"       tpmon plot TEMPLATE [-o FILE.png|FILE.svg]   draw TEMPLATE.series\n"
-"       tpmon top [-b] [-n N] [-d SECONDS] [-p|-t|-c|-m|-i]   the running tasks\n"
+"       tpmon [OPTIONS] --sh 'SHELL COMMAND LINE'        (or -c)\n"
+"       tpmon [OPTIONS] --pid PID      follow a running process and its\n"
+"                                      descendants, from now on\n"
+"       tpmon report [OPTIONS] INPUT...  sum up many summaries\n"
+"       tpmon plot TEMPLATE [-o FILE.png|FILE.svg]    draw TEMPLATE.series\n"
+"       tpmon top [-b] [-n N] [-d SECONDS] [-p|-t|-c|-m|-i]  the running tasks\n"
+"       tpmon help [report|plot|top]   this help, or a subcommand's\n"
 "Run COMMAND, follow its whole process tree, enforce limits, and write\n"
 "a JSON summary of what the tree used to TEMPLATE.summary.\n"
 "\n"
 "Output:\n"
-"  -O, --with-output-files=TEMPLATE  write TEMPLATE.summary (default\n"
-"                                    resource-pid-PID in the current directory)\n"
-"      --with-time-series            also write TEMPLATE.series, one line per sample\n"
-"                                    (cctools mode: cctools' 15 columns; all 19 in\n"
-"                                    TEMPLATE.tpmon.series)\n"
-"      --with-inotify                also write TEMPLATE.files, files opened by the tree\n"
-"      --with-process-records        also write TEMPLATE.processes, one JSON line per\n"
-"                                    process, written as it ends\n"
-"      --with-trace                  also write TEMPLATE.trace.json, a trace to open in\n"
-"                                    Perfetto or chrome://tracing\n"
-"      --quiet                       no short summary on stderr when it is a terminal\n"
-"  -V, --verbatim-to-summary='KEY: VALUE'  add a field to the summary (repeatable)\n"
-"      --no-pprint                   write the summary on one line\n"
-"      --snapshot-events=FILE        take labelled snapshots of the figures when the\n"
-"                                    files FILE names change (resource_monitor's format)\n"
-"      --update-summary              rewrite the summary every interval while the\n"
-"                                    task runs (exit_type \"running\")\n"
+"  -O, --with-output-files=TEMPLATE\n"
+"                              write TEMPLATE.summary (default resource-pid-PID\n"
+"                              in the current directory; a TEMPLATE ending in\n"
+"                              .summary is the summary's own name)\n"
+"      --with-time-series      also write TEMPLATE.series, one line per sample\n"
+"                              (cctools mode: cctools' 15 columns; all 19 in\n"
+"                              TEMPLATE.tpmon.series)\n"
+"      --with-inotify          also write TEMPLATE.files, the files opened by\n"
+"                              the tree\n"
+"      --with-process-records  also write TEMPLATE.processes, one JSON line per\n"
+"                              process, written as it ends\n"
+"      --with-trace            also write TEMPLATE.trace.json, a trace to open\n"
+"                              in Perfetto or chrome://tracing\n"
+"      --quiet                 no short summary on stderr when it is a terminal\n"
+"  -V, --verbatim-to-summary='KEY: VALUE'\n"
+"                              add a field to the summary (repeatable)\n"
+"      --no-pprint             write the summary on one line\n"
+"      --snapshot-events=FILE  take labelled snapshots of the figures when the\n"
+"                              files FILE names change (resource_monitor's\n"
+"                              format)\n"
+"      --update-summary        rewrite the summary every interval while the task\n"
+"                              runs (exit_type \"running\")\n"
 "Live figures, while the task runs:\n"
-"      --no-live                     no runtime file for `tpmon top` (in\n"
-"                                    $TPMON_RUNTIME_DIR, $XDG_RUNTIME_DIR/tpmon or /run/tpmon)\n"
-"      --metrics-dir=DIR             write DIR/tpmon-PID.prom for node_exporter's\n"
-"                                    textfile collector, removed at the end\n"
-"      --influxdb=URL                send samples to InfluxDB 1.x (line protocol),\n"
-"                                    e.g. http://localhost:8086/write?db=tpmon\n"
-"      --catalog-task-name=NAME      send updates to cctools' catalog, as\n"
-"                                    resource_monitor does; with --catalog=HOST[:PORT],\n"
-"                                    --catalog-project=NAME, --catalog-interval=SECONDS\n", stdout);
+"      --no-live               no runtime file for `tpmon top` (in\n"
+"                              $TPMON_RUNTIME_DIR, $XDG_RUNTIME_DIR/tpmon or\n"
+"                              /run/tpmon)\n"
+"      --metrics-dir=DIR       write DIR/tpmon-PID.prom for node_exporter's\n"
+"                              textfile collector, removed at the end\n"
+"      --influxdb=URL          send samples to InfluxDB 1.x (line protocol),\n"
+"                              e.g. http://localhost:8086/write?db=tpmon\n"
+"      --catalog-task-name=NAME\n"
+"                              send updates to cctools' catalog, as\n"
+"                              resource_monitor does; with\n"
+"                              --catalog=HOST[:PORT], --catalog-project=NAME,\n"
+"                              --catalog-interval=SECONDS\n", stdout);
 }
 
 static void usage_limits(void)
 {
 	fputs(
 "Measuring:\n"
-"  -i, --interval=SECONDS            longest time between samples (default 1);\n"
-"                                    sampling starts at 10 ms and backs off\n"
-"      --measure-dir=DIR             measure the disk footprint of DIR (repeatable;\n"
-"                                    default: the directory the task starts in)\n"
-"      --without-disk-footprint      do not measure disk use\n"
+"  -i, --interval=SECONDS      longest time between samples (default 1);\n"
+"                              sampling starts at 10 ms and backs off\n"
+"      --measure-dir=DIR       measure the disk footprint of DIR (repeatable;\n"
+"                              default: the directory the task starts in)\n"
+"      --without-disk-footprint\n"
+"                              do not measure disk use\n"
 "      --tracking=auto|ptrace|cgroup|poll\n"
-"                                    follow the tree as the processes of its cgroup\n"
-"                                    (no ptrace, no stops: gdb, strace, sanitizers\n"
-"                                    and setuid programs run as they run bare; needs\n"
-"                                    a cgroup, see --cgroup), with ptrace events, or\n"
-"                                    by polling /proc (as root, from the kernel's\n"
-"                                    fork, exit and taskstats records: exact counts,\n"
-"                                    CPU and I/O); auto (the default): cgroup where\n"
-"                                    tpmon can have one, else ptrace (the summary's\n"
-"                                    tracking_reason says why)\n"
-"      --cgroup=auto|no|PATH         contain, measure and limit the task in cgroups\n"
-"                                    of its own: cgroup v2 (in a delegated cgroup),\n"
-"                                    or v1 and hybrid hosts as root; found by itself\n"
-"                                    (auto, the default), never (no), or in the v2\n"
-"                                    cgroup PATH\n"
+"                              follow the tree as the processes of its cgroup\n"
+"                              (no ptrace, no stops: gdb, strace, sanitizers and\n"
+"                              setuid programs run as they run bare; needs a\n"
+"                              cgroup, see --cgroup), with ptrace events, or by\n"
+"                              polling /proc (as root, from the kernel's fork,\n"
+"                              exit and taskstats records: exact counts, CPU and\n"
+"                              I/O); auto (the default): cgroup where tpmon can\n"
+"                              have one, else ptrace (the summary's\n"
+"                              tracking_reason says why)\n"
+"      --cgroup=auto|no|PATH   contain, measure and limit the task in cgroups of\n"
+"                              its own: cgroup v2 (in a delegated cgroup), or v1\n"
+"                              and hybrid hosts as root; found by itself (auto,\n"
+"                              the default), never (no), or in the v2 cgroup\n"
+"                              PATH\n"
 "Limits:\n"
-"  -L, --limits=FILE|'RES: VALUE, ...'  limits from a JSON file or text (repeatable)\n"
-"  -l, --limits-file=FILE            limits file, one 'RES: VALUE' per line\n"
-"      --measure-only                report exceeded limits without stopping the task\n"
-"      --kill-grace=SECONDS          time between SIGTERM and SIGKILL (default 1)\n"
+"  -L, --limits=FILE|'RES: VALUE, ...'\n"
+"                              limits from a JSON file or text (repeatable)\n"
+"  -l, --limits-file=FILE      limits file, one 'RES: VALUE' per line\n"
+"      --measure-only          report exceeded limits without stopping the task\n"
+"      --kill-grace=SECONDS    time between SIGTERM and SIGKILL (default 1)\n"
 "  Resources: wall_time cpu_time (s), memory virtual_memory swap_memory disk\n"
 "  bytes_read bytes_written bytes_received bytes_sent gpu_memory (MB), bandwidth\n"
 "  (Mbps), cores, gpus, total_files, max_concurrent_processes, total_processes;\n"
-"  end (a deadline, s since the epoch).  Values take units: 2G, 512MiB, 90s, 1.5h.\n"
+"  end (a deadline, s since the epoch).  Values take units: 2G, 512MiB, 90s,\n"
+"  1.5h.\n"
 "GPUs: NVML (libnvidia-ml.so.1) is loaded at run time; TPMON_NVML_LIBRARY=PATH\n"
 "  names another copy, TPMON_NVML_LIBRARY= (empty) turns GPU measuring off.\n"
 "Exit status:\n"
-"      --exit-codes=task|cctools     task (default): the task's own status, 128+N\n"
-"                                    if killed by signal N, 124 stopped for a limit,\n"
-"                                    125 tpmon failed, 126/127 cannot run COMMAND;\n"
-"                                    cctools: 0 ok, 1 task failed, 2 limit, 3 wall_time,\n"
-"                                    4 monitor error; notes only in the -o file; the\n"
-"                                    summary as cctools reads it, all in TEMPLATE.tpmon.json.\n"
-"                                    Default: TPMON_EXIT_CODES, else cctools when run as\n"
-"                                    resource_monitor or with --no-pprint and --sh\n"
+"      --exit-codes=task|cctools\n"
+"                              task (default): the task's own status, 128+N if\n"
+"                              killed by signal N, 124 stopped for a limit, 125\n"
+"                              tpmon failed, 126/127 cannot run COMMAND;\n"
+"                              cctools: 0 ok, 1 task failed, 2 limit, 3\n"
+"                              wall_time, 4 monitor error; notes only in the -o\n"
+"                              file; the summary as cctools reads it, all in\n"
+"                              TEMPLATE.tpmon.json. Default: TPMON_EXIT_CODES,\n"
+"                              else cctools when run as resource_monitor or with\n"
+"                              --no-pprint and --sh\n"
 "Other:\n"
-"  -d, --debug=SUBSYSTEM             debug messages (any subsystem: all)\n"
-"  -o, --debug-file=FILE             debug messages to FILE\n"
-"  -h, --help                        this help\n"
-"  -v, --version                     version\n"
+"  -d, --debug=SUBSYSTEM       debug messages (any subsystem: all)\n"
+"  -o, --debug-file=FILE       debug messages to FILE\n"
+"  -h, --help                  this help (also: tpmon help)\n"
+"  -v, --version               version\n"
 "\n"
 "See tpmon(1) for the summary fields and their units.\n", stdout);
 }
 
-static void usage(void)
+void options_usage(void)
 {
 	usage_outputs();
 	usage_limits();
-}
-
-static char *join_argv(char **argv)
-{
-	size_t len = 1, i;
-	char *s, *p;
-
-	for (i = 0; argv[i]; i++)
-		len += strlen(argv[i]) + 1;
-	s = p = xmalloc(len);
-	for (i = 0; argv[i]; i++) {
-		size_t n = strlen(argv[i]);
-
-		if (i)
-			*p++ = ' ';
-		memcpy(p, argv[i], n);
-		p += n;
-	}
-	*p = '\0';
-	return s;
 }
 
 static void push(const char ***list, size_t *n, const char *s)
@@ -336,13 +333,29 @@ static void print_version(void)
 #endif
 }
 
+/* -O TEMPLATE; a TEMPLATE that ends in ".summary" names the summary
+ * itself (-O out.summary writes out.summary, not out.summary.summary). */
+static void set_template(struct tp_options *o, const char *arg)
+{
+	static const char suffix[] = ".summary";
+	size_t len = strlen(arg), n = sizeof(suffix) - 1;
+	const char *base = strrchr(arg, '/');
+
+	base = base ? base + 1 : arg;
+	free(o->template);
+	if (len > n && !strcmp(arg + len - n, suffix) && strlen(base) > n)
+		o->template = xasprintf("%.*s", (int)(len - n), arg);
+	else
+		o->template = xstrdup(arg);
+}
+
 /* Apply one option; returns 0, 1 (served --help/--version), -1 (error).
  * @name is the option as written, for messages. */
 static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 		 size_t *ndirs, int *explicit_codes)
 {
 	switch (c) {
-	case 'O': free(o->template); o->template = xstrdup(arg); break;
+	case 'O': set_template(o, arg); break;
 	case 'i': return parse_seconds("--interval", arg, &o->interval, 0.01);
 	case OPT_SH: o->sh = arg; break;
 	case 'L': case 'l': return parse_limits(o, c, arg);
@@ -374,7 +387,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 		return parse_choice(name, arg, "task", "cctools", explicit_codes);
 	case 'd': debug_enabled = true; break;
 	case 'o': error_set_debug_file(arg); break;
-	case 'h': usage(); return 1;
+	case 'h': options_usage(); return 1;
 	case 'v': print_version(); return 1;
 	case 'f': break;	/* the task always runs in the foreground */
 	case OPT_IGNORED: case OPT_IGNORED_ARG:
@@ -488,11 +501,88 @@ static int finish(struct tp_options *o, int argc, char **argv)
 		o->argv = xcalloc((size_t)n + 1, sizeof(char *));
 		for (i = 0; i < n; i++)
 			o->argv[i] = xstrdup(argv[optind + i]);
-		o->command = join_argv(o->argv);
+		o->command = shquote_argv(o->argv);
 	}
 	if (!o->template)
 		o->template = xasprintf("resource-pid-%d", (int)getpid());
 	return 0;
+}
+
+/* The long name of the option whose getopt value is @val, or NULL. */
+static const char *long_name(int val)
+{
+	size_t i;
+
+	if (val == 'c')
+		val = OPT_SH;
+	for (i = 0; long_opts[i].name; i++)
+		if (long_opts[i].val == val)
+			return long_opts[i].name;
+	return NULL;
+}
+
+/* The long options that start with @word (@len bytes), ", "-separated
+ * into @buf; how many. */
+static size_t prefixed(const char *word, size_t len, char *buf, size_t size)
+{
+	size_t i, n = 0, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; long_opts[i].name; i++) {
+		if (strncmp(long_opts[i].name, word, len))
+			continue;
+		if (used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s--%s", n ? ", " : "",
+						 long_opts[i].name);
+		n++;
+	}
+	return n;
+}
+
+/* An unknown long option @arg ("--limts" or "--limts=VALUE"): the
+ * options it abbreviates, else the nearest by edit distance. */
+static void unknown_long(const char *arg)
+{
+	const char *word = arg + 2;
+	size_t len = strcspn(word, "="), i;
+	const char *names[ARRAY_SIZE(long_opts)] = { NULL };
+	const char *near;
+	char cut[EDITDIST_MAX_LEN + 1], list[512];
+
+	if (len && prefixed(word, len, list, sizeof(list)) > 1) {
+		error_msg("--%.*s: ambiguous, it starts %s (try 'tpmon --help')", (int)len, word,
+			  list);
+		return;
+	}
+	snprintf(cut, sizeof(cut), "%.*s", (int)len, word);
+	for (i = 0; long_opts[i].name; i++)
+		names[i] = long_opts[i].name;
+	near = editdist_nearest(cut, names, ARRAY_SIZE(names));
+	if (near)
+		error_msg("--%.*s: unknown option; did you mean --%s? (try 'tpmon --help')",
+			  (int)len, word, near);
+	else
+		error_msg("--%.*s: unknown option (try 'tpmon --help')", (int)len, word);
+}
+
+/* Why getopt_long() refused @arg (it returned @c, ':' or '?', with
+ * optopt), by the option's long name. */
+static void refused(int c, const char *arg)
+{
+	const char *name = optopt ? long_name(optopt) : NULL;
+
+	if (c == ':' && name && optopt < 256 && strncmp(arg, "--", 2))
+		error_msg("-%c (--%s): missing its value (try 'tpmon --help')", optopt, name);
+	else if (c == ':' && name)
+		error_msg("--%s: missing its value (try 'tpmon --help')", name);
+	else if (name && optopt >= 256)
+		error_msg("--%s takes no value: %s (try 'tpmon --help')", name, arg);
+	else if (optopt)
+		error_msg("-%c: unknown option (try 'tpmon --help')", optopt);
+	else if (!strncmp(arg, "--", 2))
+		unknown_long(arg);
+	else
+		error_msg("%s: unknown option (try 'tpmon --help')", arg);
 }
 
 static int parse_all(struct tp_options *o, int argc, char **argv, int *explicit_codes)
@@ -502,14 +592,9 @@ static int parse_all(struct tp_options *o, int argc, char **argv, int *explicit_
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+O:i:c:L:l:V:d:o:hvf", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:O:i:c:L:l:V:d:o:hvf", long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && optopt < 256)
-				error_msg("-%c: %s (try 'tpmon --help')", optopt,
-					  c == ':' ? "missing argument" : "unknown option");
-			else
-				error_msg("%s: unknown option or missing argument (try 'tpmon --help')",
-					  argv[optind - 1]);
+			refused(c, argv[optind - 1]);
 			return -1;
 		}
 		int r = apply(o, c == 'c' ? OPT_SH : c, optarg, argv[optind - 1], &ndirs,

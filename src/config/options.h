@@ -74,5 +74,8 @@ int options_parse(struct tp_options *o, int argc, char **argv);
 
 void options_free(struct tp_options *o);
 
+/* --help, on stdout. */
+void options_usage(void);
+
 
 #endif

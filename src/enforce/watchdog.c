@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* watchdog.c: the kill (see watchdog.h). */
 #include <signal.h>
+#include "basic/compat.h"
 #include "basic/messages.h"
 #include "enforce/watchdog.h"
 
@@ -18,7 +19,8 @@ bool watchdog_stop(struct tp_watchdog *wd, double now)
 		return false;
 	wd->phase = TP_TERMINATING;
 	wd->kill_at = now + wd->grace;
-	debug_msg("stopping the tree: SIGTERM to %u processes", wd->tk->tree->nlive);
+	debug_msg("stopping the tree: SIGTERM to %u %s", wd->tk->tree->nlive,
+		  PLURAL(wd->tk->tree->nlive, "process", "processes"));
 	track_signal_all(wd->tk, SIGTERM);
 	if (wd->grace <= 0) {
 		wd->phase = TP_KILLING;
@@ -33,7 +35,8 @@ static void watchdog_escalate(struct tp_watchdog *wd, double now)
 {
 	if (wd->phase == TP_TERMINATING && now >= wd->kill_at) {
 		wd->phase = TP_KILLING;
-		debug_msg("grace over: SIGKILL to %u processes", wd->tk->tree->nlive);
+		debug_msg("grace over: SIGKILL to %u %s", wd->tk->tree->nlive,
+			  PLURAL(wd->tk->tree->nlive, "process", "processes"));
 	}
 	if (wd->phase == TP_KILLING)
 		track_signal_all(wd->tk, SIGKILL);

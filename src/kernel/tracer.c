@@ -194,6 +194,8 @@ void tracer_siginfo_sender(const siginfo_t *si, int sig, struct tp_sender *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->signo = sig;
+	if (si->si_code > 0)
+		s->why = "the kernel raised it (a fault, or a limit the kernel holds), no process";
 	if (si->si_pid <= 0 ||
 	    (si->si_code != SI_USER && si->si_code != SI_TKILL && si->si_code != SI_QUEUE))
 		return;

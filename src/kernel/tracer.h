@@ -96,6 +96,7 @@ struct tp_sender {
 	pid_t pid;
 	uid_t uid;
 	char command[256];	/* its command line (or comm), read at once */
+	const char *why;	/* !known: why not, in words (static), or NULL */
 };
 
 /* At a signal-delivery stop of @tid (TP_EV_SIGNAL) for @sig: fill @s

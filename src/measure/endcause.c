@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* endcause.c: why the task ended (see endcause.h): the decision, pure,
  * and the watch that finds its inputs (OOM counters, full file systems). */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,10 @@ const char *endcause_name(enum tp_end_cause c)
 		[TP_END_EXITED] = "exited", [TP_END_LIMIT] = "limit",
 		[TP_END_OOM_KILL] = "oom_kill", [TP_END_SIGNAL] = "signal",
 		[TP_END_NO_SPACE] = "no_space", [TP_END_NOT_FOUND] = "not_found",
+		[TP_END_CANNOT_EXECUTE] = "cannot_execute",
 	};
 
-	return c > TP_END_UNKNOWN && c <= TP_END_NOT_FOUND ? names[c] : NULL;
+	return c > TP_END_UNKNOWN && c <= TP_END_CANNOT_EXECUTE ? names[c] : NULL;
 }
 
 /* "killed by signal 15 (Terminated)" or "exited with status 1". */
@@ -73,7 +75,8 @@ static void ran(const struct tp_end_in *in, struct tp_end *out)
 	bool failed = in->signal || in->exit_status;
 
 	out->signal = in->signal;
-	if (in->sender && in->sender->known && in->sender->signo == in->signal && in->signal)
+	/* known, or why not */
+	if (in->sender && in->sender->signo == in->signal && in->signal)
 		out->sender = *in->sender;
 	how(in, h, sizeof(h));
 	if (failed && in->full) {
@@ -89,31 +92,59 @@ static void ran(const struct tp_end_in *in, struct tp_end *out)
 	}
 }
 
+/* Was the task's SIGKILL the kernel holding tpmon's memory limit in the
+ * run's own cgroup?  Its memory limit broke (tpmon's check, or the OOM
+ * kills counted in its cgroup: enforce_oom()), and no enclosing cgroup
+ * with a lower limit struck: the machine's counter (which counts every
+ * OOM kill) or the run's own cgroup (its limit is tpmon's less a
+ * headroom of 256 kB, cgrun.h) do not count against it. */
+static bool own_cgroup_limit(const struct tp_end_in *in)
+{
+	const struct tp_oom_found *oom = in->oom;
+
+	if (in->signal != SIGKILL || !in->limit || in->cg_limit_mb <= 0 || !in->limit_name ||
+	    strcmp(in->limit_name, "memory"))
+		return false;
+	return !oom || !oom->found || oom->machine || !oom->limit_known ||
+	       (double)oom->limit + 1048576.0 > in->cg_limit_mb * 1048576.0;
+}
+
+static void limit_detail(const struct tp_end_in *in, struct tp_end *out)
+{
+	if (own_cgroup_limit(in)) {
+		out->oom_limit_mb = in->cg_limit_mb;
+		snprintf(out->detail, sizeof(out->detail),
+			 "stopped at its memory limit of %g MB, which the kernel holds in the "
+			 "run's own cgroup (its OOM killer)", in->cg_limit_mb);
+	} else if (in->limit_name) {
+		snprintf(out->detail, sizeof(out->detail), "tpmon stopped it: %s over its limit",
+			 in->limit_name);
+	} else {
+		snprintf(out->detail, sizeof(out->detail), "tpmon stopped it at its end time");
+	}
+}
+
 void endcause_decide(const struct tp_end_in *in, struct tp_end *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (in->not_found) {
-		out->cause = TP_END_NOT_FOUND;
+		out->cause = in->exec_errno == ENOENT ? TP_END_NOT_FOUND : TP_END_CANNOT_EXECUTE;
 		snprintf(out->detail, sizeof(out->detail), "the command could not be run: %s",
 			 strerror(in->exec_errno));
 		return;
 	}
 	if (!in->ended)
 		return;
-	/* the kernel's own kill has no sender */
-	if (in->signal == SIGKILL && in->oom && in->oom->found) {
+	/* the kernel's own kill has no sender; at the run's own limit it
+	 * is that limit, however the race with tpmon's check went */
+	if (in->signal == SIGKILL && in->oom && in->oom->found && !own_cgroup_limit(in)) {
 		out->cause = TP_END_OOM_KILL;
 		out->signal = SIGKILL;
 		oom_detail(in->oom, out);
 	} else if (in->limit) {
 		out->cause = TP_END_LIMIT;
 		out->signal = in->signal;
-		if (in->limit_name)
-			snprintf(out->detail, sizeof(out->detail),
-				 "tpmon stopped it: %s over its limit", in->limit_name);
-		else
-			snprintf(out->detail, sizeof(out->detail),
-				 "tpmon stopped it at its end time");
+		limit_detail(in, out);
 	} else if (in->monitor_signal) {
 		out->cause = TP_END_SIGNAL;
 		out->signal = in->signal ? in->signal : in->monitor_signal;
@@ -190,7 +221,7 @@ static void written_dev(void *w, dev_t dev)
 }
 
 void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_opens *files,
-		   const struct tp_sender *sender, const char *cgdir)
+		   const struct tp_sender *sender, const char *cgdir, double cg_limit_mb)
 {
 	struct tp_end_in in;
 	int i;
@@ -203,6 +234,7 @@ void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_
 			in.limit_name = res_info(i)->name;
 			break;
 		}
+	in.cg_limit_mb = cg_limit_mb;
 	in.exit_status = r->exit_status;
 	in.signal = r->signal;
 	in.monitor_signal = r->monitor_signal;

@@ -22,7 +22,8 @@ enum tp_end_cause {
 	TP_END_OOM_KILL,
 	TP_END_SIGNAL,
 	TP_END_NO_SPACE,
-	TP_END_NOT_FOUND,	/* command not found, or exec failed */
+	TP_END_NOT_FOUND,	/* command not found (exit status 127) */
+	TP_END_CANNOT_EXECUTE,	/* found, but exec failed (126: not executable...) */
 };
 
 struct tp_end {
@@ -40,9 +41,12 @@ const char *endcause_name(enum tp_end_cause c);
 struct tp_end_in {
 	bool ended;			/* the task's end is known */
 	bool not_found;			/* it never ran: */
-	int exec_errno;			/* ENOENT: not found; else why not */
+	int exec_errno;			/* ENOENT: not found; else why it could
+					 * not be executed */
 	bool limit;			/* tpmon stopped it at a limit: */
 	const char *limit_name;		/* which (NULL: an end time) */
+	double cg_limit_mb;		/* the memory limit the run's own cgroup
+					 * holds (tpmon's, set in the kernel), or 0 */
 	int exit_status, signal;
 	int monitor_signal;		/* tpmon was told to stop it */
 	const struct tp_oom_found *oom;	/* NULL: not looked at */
@@ -72,11 +76,12 @@ void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in);
 /* The summary's end, decided at the task's end from @r's exit and
  * limits, the watch's findings, the files opened for writing @files (or
  * NULL) and @sender (NULL: nothing could tell); with the run's cgroup
- * @cgdir (or NULL), its pressure for the notes. */
+ * @cgdir (or NULL), its pressure for the notes, and @cg_limit_mb, the
+ * memory limit the run's cgroup holds (v1 or v2; 0: none). */
 struct tp_summary;
 struct tp_opens;
 void endwatch_fill(struct tp_endwatch *w, struct tp_summary *r, const struct tp_opens *files,
-		   const struct tp_sender *sender, const char *cgdir);
+		   const struct tp_sender *sender, const char *cgdir, double cg_limit_mb);
 void endwatch_free(struct tp_endwatch *w);
 
 #endif

@@ -3,6 +3,7 @@
  * thresholds are the table below, and the man page's NOTES table. */
 #include <stdio.h>
 #include <string.h>
+#include "basic/compat.h"
 #include "basic/rounding.h"
 #include "measure/endnotes.h"
 
@@ -35,8 +36,8 @@ static bool cores_idle(const struct tp_summary *r, const struct tp_limits *d, do
 
 	if (!declared(d, TP_RES_CORES) || r->cores_avg >= th * c)
 		return false;
-	snprintf(text, len, "%g cores declared, %.2f used on average (%.0f%%)", c,
-		 r->cores_avg, 100 * r->cores_avg / c);
+	snprintf(text, len, "%g %s declared, %.2f used on average (%.0f%%)", c,
+		 PLURAL(c, "core", "cores"), r->cores_avg, 100 * r->cores_avg / c);
 	return true;
 }
 
@@ -123,6 +124,21 @@ static bool single_threaded(const struct tp_summary *r, const struct tp_limits *
 	return true;
 }
 
+/* sender_unknown: a signal ended the task, and nothing could say who
+ * sent it: why not. */
+static bool sender_unknown(const struct tp_summary *r, const struct tp_limits *d, double th,
+			   char *text, size_t len)
+{
+	const struct tp_sender *s = &r->ending.sender;
+
+	(void)d;
+	(void)th;
+	if (r->ending.cause != TP_END_SIGNAL || !r->ending.signal || s->known || !s->why)
+		return false;
+	snprintf(text, len, "signal %d: no sender named: %s", r->ending.signal, s->why);
+	return true;
+}
+
 static const struct note_rule rules[] = {
 	{ "cores_idle", 0.5, cores_idle },
 	{ "memory_unused", 0.5, memory_unused },
@@ -131,6 +147,7 @@ static const struct note_rule rules[] = {
 	{ "memory_pressure", 0.1, memory_pressure },
 	{ "io_pressure", 0.1, io_pressure },
 	{ "single_threaded", 2, single_threaded },
+	{ "sender_unknown", 0, sender_unknown },
 };
 
 size_t endnotes_compute(const struct tp_summary *r, const struct tp_limits *declared,

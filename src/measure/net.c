@@ -32,6 +32,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "basic/compat.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
@@ -742,6 +743,7 @@ void net_end(struct tp_net *n, struct tp_ptree *t)
 	}
 	if (unannounced(n)) {
 		n->unannounced_end = true;
-		debug_msg("sock_diag: %zu connections ended unannounced", unannounced(n));
+		debug_msg("sock_diag: %zu %s ended unannounced", unannounced(n),
+			  PLURAL(unannounced(n), "connection", "connections"));
 	}
 }

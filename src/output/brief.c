@@ -93,7 +93,8 @@ static void stop(FILE *f, const struct tp_options *o, const struct tp_summary *r
 	else if (r->monitor_signal)
 		fprintf(f, "signal %d to tpmon\n", r->monitor_signal);
 	else
-		fprintf(f, "the main process ended, %u others were still running\n", r->leftover);
+		fprintf(f, "the main process ended, %u %s still running\n", r->leftover,
+			PLURAL(r->leftover, "other was", "others were"));
 }
 
 static void files(FILE *f, const struct tp_options *o)
@@ -143,8 +144,9 @@ void brief_print(FILE *f, const struct tp_options *o, const struct tp_summary *r
 	fprintf(f, "  storage   read %s, wrote %s", size(a, sizeof(a), value(r, TP_RES_BYTES_READ)),
 		size(b, sizeof(b), value(r, TP_RES_BYTES_WRITTEN)));
 	if (r->known[TP_RES_DISK])
-		fprintf(f, "; disk %s in %.0f files", size(a, sizeof(a), value(r, TP_RES_DISK)),
-			value(r, TP_RES_TOTAL_FILES));
+		fprintf(f, "; disk %s in %.0f %s", size(a, sizeof(a), value(r, TP_RES_DISK)),
+			value(r, TP_RES_TOTAL_FILES),
+			PLURAL(value(r, TP_RES_TOTAL_FILES), "file", "files"));
 	fputc('\n', f);
 	stop(f, o, r);
 	files(f, o);

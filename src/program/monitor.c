@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include "basic/compat.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "program/monitor.h"
@@ -496,7 +497,8 @@ static void loop(struct tp_monitor *m)
 		if (m->r.tk->ops->live && m->root_done && m->no_children) {
 			/* every tracee is a child for wait(): records left
 			 * now belong to no process (a bug), never wait for them */
-			warn_msg("%u processes vanished untracked", m->r.tree.nlive);
+			warn_msg("%u %s vanished untracked", m->r.tree.nlive,
+				 PLURAL(m->r.tree.nlive, "process", "processes"));
 			break;
 		}
 		sig = wait_signal(m, &si);

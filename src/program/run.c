@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "basic/compat.h"
 #include "cgroup/cgroup.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
@@ -241,18 +242,39 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	figures_fill(&r->fig, &in, t, final);
 }
 
+/* The memory limit, MB, that the kernel holds in the run's own cgroup
+ * (set_cgroup_limits()), or 0. */
+static double cgroup_memory_limit(const struct tp_run *r)
+{
+	const struct tp_limits *l = &r->o->limits;
+
+	return r->cg && !r->o->measure_only && l->set[TP_RES_MEMORY] ? l->value[TP_RES_MEMORY] : 0;
+}
+
 /* Who sent the signal that ended the task or stopped tpmon: from its
  * siginfo (tpmon's own, or ptrace's), else from the signal_generate
  * probe (into @untraced); NULL where nothing can tell. */
 static const struct tp_sender *end_sender(const struct tp_run *r, struct tp_sender *untraced)
 {
+	int sig = r->rep->signal;
+
 	if (r->rep->monitor_signal)
 		return &r->monitor_sender;
-	if (r->tk->ptraced)
+	if (r->tk->ptraced && (sig != SIGKILL || r->tk->sender.signo == SIGKILL))
 		return &r->tk->sender;
-	if (r->rep->signal && sigprobe_sender(r->sigp, r->root, r->rep->signal, untraced))
+	if (!r->tk->ptraced && sig && sigprobe_sender(r->sigp, r->root, sig, untraced))
 		return untraced;
-	return NULL;
+	/* no siginfo to read: say why */
+	memset(untraced, 0, sizeof(*untraced));
+	untraced->signo = sig;
+	if (r->tk->ptraced)
+		untraced->why = "ptrace has no stop for SIGKILL, which kills at once: "
+				"its siginfo is never seen";
+	else
+		untraced->why = r->sigp ? "the signal_generate probe saw no process send it" :
+				"outside ptrace, only a BPF probe names it: as root, "
+				"with the kernel's BTF";
+	return untraced;
 }
 
 void run_finish(struct tp_run *r, bool root_done, int root_status)
@@ -275,7 +297,7 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
 	endwatch_fill(r->endw, r->rep, r->files, end_sender(r, &untraced),
-		      r->cg ? cgrun_v2_task(r->cg) : NULL);
+		      r->cg ? cgrun_v2_task(r->cg) : NULL, cgroup_memory_limit(r));
 	if (r->live) {
 		struct tp_live_point p;
 
@@ -544,7 +566,8 @@ void run_end_cgroup(struct tp_run *r)
 	n = cgrun_members(r->cg, &v);
 	free(v);
 	if (n > 0) {
-		debug_msg("cgroup: %zu processes left outside the tree: killed", n);
+		debug_msg("cgroup: %zu %s left outside the tree: killed", n,
+			  PLURAL(n, "process", "processes"));
 		if (r->rep->leftover == 0)
 			r->rep->leftover = (unsigned)n;
 		cgrun_kill(r->cg, 5000);

@@ -8,6 +8,8 @@
 #include "output/brief.h"
 #include "cgroup/cgrun.h"
 #include "cgroup/cgroup.h"
+#include "track/forkexec.h"
+#include "basic/editdist.h"
 #include "measure/disk.h"
 #include "basic/messages.h"
 #include "basic/clock.h"
@@ -238,6 +240,8 @@ static void not_run(const struct tp_options *o, struct tp_summary *rep, int stat
 	summary_write(o, rep);
 }
 
+static int help_main(int argc, char **argv);
+
 /* Subcommands, chosen by argv[1]; anything else is a command to monitor. */
 static const struct subcommand {
 	const char *name;
@@ -246,23 +250,63 @@ static const struct subcommand {
 	{ "report", report_main },
 	{ "plot", plot_main },
 	{ "top", top_main },
+	{ "help", help_main },
 };
 
-static const struct subcommand *find_subcommand(int argc, char **argv)
+static const struct subcommand *subcommand_named(const char *name)
 {
 	size_t i;
 
-	if (argc < 2)
-		return NULL;
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
-		if (strcmp(argv[1], subcommands[i].name) == 0)
+		if (strcmp(name, subcommands[i].name) == 0)
 			return &subcommands[i];
 	return NULL;
 }
 
+/* `tpmon help`: --help; `tpmon help SUBCOMMAND`: its --help. */
+static int help_main(int argc, char **argv)
+{
+	const struct subcommand *sub = argc > 1 ? subcommand_named(argv[1]) : NULL;
+
+	if (sub && sub->run != help_main) {
+		char help[] = "--help";
+		char *args[] = { argv[1], help, NULL };
+
+		return sub->run(2, args);
+	}
+	options_usage();
+	return 0;
+}
+
+/* A bare first word @word that is no program (no slash, not in $PATH) but
+ * a slip of a subcommand: said, and true.  Nothing is run or written. */
+static bool slipped(const char *word)
+{
+	const char *names[ARRAY_SIZE(subcommands)];
+	const char *near;
+	char *found;
+	bool denied;
+	size_t i;
+
+	if (word[0] == '-' || strchr(word, '/') || !word[0])
+		return false;
+	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
+		names[i] = subcommands[i].name;
+	near = editdist_nearest(word, names, ARRAY_SIZE(names));
+	if (!near)
+		return false;
+	found = launch_find(word, &denied);
+	free(found);
+	if (found || denied)
+		return false;
+	error_msg("%s: no such command, nor a subcommand of tpmon; did you mean 'tpmon %s'?",
+		  word, near);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	const struct subcommand *sub = find_subcommand(argc, argv);
+	const struct subcommand *sub = argc > 1 ? subcommand_named(argv[1]) : NULL;
 	struct tp_options o;
 	struct tp_summary rep;
 	struct tp_cgrun *cg;
@@ -271,6 +315,8 @@ int main(int argc, char **argv)
 
 	if (sub)
 		return sub->run(argc - 1, argv + 1);
+	if (argc > 1 && slipped(argv[1]))
+		return TP_STATUS_NOTFOUND;
 	r = options_parse(&o, argc, argv);
 	if (r == 0 && check_verbatim(&o) < 0)
 		r = -1;

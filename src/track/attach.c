@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/compat.h"
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "kernel/proc.h"
@@ -144,8 +145,9 @@ static int attach_tree(struct tp_ptree *t, pid_t pid, pid_t self, unsigned optio
 		if (r < 0 && i == 0)
 			return -1;
 	}
-	debug_msg("attach: %u processes, %u threads after %d scans", t->nlive,
-		  t->nthreads, i);
+	debug_msg("attach: %u %s, %u %s after %d %s", t->nlive,
+		  PLURAL(t->nlive, "process", "processes"), t->nthreads,
+		  PLURAL(t->nthreads, "thread", "threads"), i, PLURAL(i, "scan", "scans"));
 	return r > 0;
 }
 

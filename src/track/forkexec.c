@@ -42,10 +42,33 @@ static int check_exec(const char *path)
 	return 0;
 }
 
+char *launch_find(const char *cmd, bool *denied)
+{
+	const char *pathvar = getenv("PATH"), *p;
+
+	*denied = false;
+	if (!pathvar)
+		pathvar = "/usr/local/bin:/usr/bin:/bin";
+	for (p = pathvar;; p++) {
+		const char *end = strchrnul(p, ':');
+		char *cand = end == p ? xasprintf("./%s", cmd) :
+			     xasprintf("%.*s/%s", (int)(end - p), p, cmd);
+
+		if (check_exec(cand) == 0)
+			return cand;
+		if (errno == EACCES || errno == EISDIR)
+			*denied = true;
+		free(cand);
+		if (!*end)
+			return NULL;
+		p = end;
+	}
+}
+
 char *launch_resolve(const char *cmd, int *status)
 {
-	const char *pathvar, *p;
-	int saw_eacces = 0;
+	bool saw_eacces;
+	char *found;
 
 	if (!*cmd) {
 		error_msg("empty command name");
@@ -60,23 +83,9 @@ char *launch_resolve(const char *cmd, int *status)
 		perror_msg("cannot run %s", cmd);
 		return NULL;
 	}
-	pathvar = getenv("PATH");
-	if (!pathvar)
-		pathvar = "/usr/local/bin:/usr/bin:/bin";
-	for (p = pathvar;; p++) {
-		const char *end = strchrnul(p, ':');
-		char *cand = end == p ? xasprintf("./%s", cmd) :
-			     xasprintf("%.*s/%s", (int)(end - p), p, cmd);
-
-		if (check_exec(cand) == 0)
-			return cand;
-		if (errno == EACCES || errno == EISDIR)
-			saw_eacces = 1;
-		free(cand);
-		if (!*end)
-			break;
-		p = end;
-	}
+	found = launch_find(cmd, &saw_eacces);
+	if (found)
+		return found;
 	*status = saw_eacces ? TP_STATUS_NOEXEC : TP_STATUS_NOTFOUND;
 	if (saw_eacces)
 		error_msg("cannot run %s: Permission denied", cmd);

@@ -34,6 +34,10 @@ struct tp_launch_opts {
 	bool *nest_registered;		/* tpmon to register the child with */
 };
 
+/* @cmd (no slash) in $PATH as execvp() would find it: a malloc'd path,
+ * or NULL, with *@denied when a match was not executable.  Quiet. */
+char *launch_find(const char *cmd, bool *denied);
+
 /* Find @cmd as execvp() would.  Returns a malloc'd path, or NULL with
  * *status set to 127 (not found) or 126 (not executable) and a message
  * already printed. */

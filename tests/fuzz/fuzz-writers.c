@@ -14,7 +14,9 @@
  * them and must give back the input: the Groovy string (only \\ and \'
  * escapes, no bare quote or newline) read as a Java regular expression
  * (\c is c), the YAML and Python strings (\xNN or a safe set), the
- * shell comment's %XX.
+ * shell comment's %XX.  The command line (shquote.c) is read back as a
+ * POSIX shell reads single quotes, double-quoted quotes and plain words,
+ * and must give back its words.
  * Aborts on any breach. */
 #include <ctype.h>
 #include <stdint.h>
@@ -28,6 +30,7 @@
 #include "report/write/html.h"
 #include "report/write/sizing_out.h"
 #include "basic/safetext.h"
+#include "basic/shquote.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -253,6 +256,49 @@ static void check_groovy(const char *out, const char *s)
 	free(v);
 }
 
+/* One word of shquote_argv()'s output at *@p, read as sh reads it, must
+ * be @want; *@p moves past it and its blank. */
+static void check_shword(const char **p, const char *want)
+{
+	const char *q = *p;
+	size_t i = 0;
+
+	while (*q && *q != ' ') {
+		if (*q == '\'') {
+			for (q++; *q && *q != '\''; q++)
+				if (want[i++] != *q)
+					abort();
+			if (!*q++)
+				abort();
+		} else if (!strncmp(q, "\"'\"", 3)) {
+			if (want[i++] != '\'')
+				abort();
+			q += 3;
+		} else if (strchr("\"\\$`*?[~#&;|<>(){}!\t\n", *q) || want[i++] != *q) {
+			abort();
+		} else {
+			q++;
+		}
+	}
+	if (want[i] || q == *p)
+		abort();
+	*p = *q ? q + 1 : q;
+}
+
+static void check_shquote(const char *s)
+{
+	char *argv[] = { (char *)s, (char *)"x", (char *)s, NULL };
+	char *out = shquote_argv(argv);
+	const char *p = out;
+	size_t i;
+
+	for (i = 0; argv[i]; i++)
+		check_shword(&p, argv[i]);
+	if (*p)
+		abort();
+	free(out);
+}
+
 static void check_emitters(const char *s)
 {
 	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -331,6 +377,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (html_svg_inert(s, why, sizeof(why)))
 		check_svg(s);
 	check_emitters(s);
+	check_shquote(s);
 
 	free(utf8);
 	free(clip);

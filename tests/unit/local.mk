@@ -11,6 +11,16 @@ tests_unit_test_units_LDADD = $(TPMON_LIBS)
 tests_unit_test_limits_SOURCES = tests/unit/test-limits.c tests/unit/tap.h
 tests_unit_test_limits_LDADD = $(TPMON_LIBS)
 
+# the edit distance behind every "did you mean"
+UNIT_TESTS += tests/unit/test-editdist
+tests_unit_test_editdist_SOURCES = tests/unit/test-editdist.c tests/unit/tap.h
+tests_unit_test_editdist_LDADD = $(TPMON_LIBS)
+
+# the command quoted as a shell reads it back
+UNIT_TESTS += tests/unit/test-shquote
+tests_unit_test_shquote_SOURCES = tests/unit/test-shquote.c tests/unit/tap.h
+tests_unit_test_shquote_LDADD = $(TPMON_LIBS)
+
 UNIT_TESTS += tests/unit/test-proc tests/unit/test-ptree
 tests_unit_test_proc_SOURCES = tests/unit/test-proc.c tests/unit/tap.h
 tests_unit_test_proc_LDADD = $(TPMON_LIBS)

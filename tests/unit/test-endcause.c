@@ -21,6 +21,44 @@ static struct tp_end decide(const struct tp_end_in *in)
 	return e;
 }
 
+/* tpmon's memory limit of 100 MB, held by the kernel in the run's own
+ * cgroup: its kill there is that limit, however the race with tpmon's
+ * check went (issue 42); an enclosing cgroup with a lower limit is
+ * oom_kill.  @in: a memory limit broke; @oom: the machine's counter. */
+static void own_limit(struct tp_end_in *in, struct tp_oom_found *oom)
+{
+	static const char held[] = "stopped at its memory limit of 100 MB, which the kernel "
+				   "holds in the run's own cgroup (its OOM killer)";
+	struct tp_end e;
+
+	in->signal = SIGKILL;
+	in->cg_limit_mb = 100;
+	in->oom = oom;
+	e = decide(in);
+	ok(e.cause == TP_END_LIMIT && e.signal == SIGKILL,
+	   "SIGKILL at the run's limit, the machine's counter rose: limit, not oom_kill");
+	is_str(e.detail, held, "the limit held by the kernel: which, and its value");
+	is_double(e.oom_limit_mb, 100, 1e-9, "the limit held by the kernel: in MB");
+	oom->machine = false;
+	oom->limit = (100u << 20) - (256u << 10);
+	snprintf(oom->cgroup, sizeof(oom->cgroup), "v2:/tpmon-1-a/task");
+	e = decide(in);
+	ok(e.cause == TP_END_LIMIT && !strcmp(e.detail, held),
+	   "the run's own v2 cgroup found, its limit less the headroom: limit");
+	oom->limit = 50u << 20;
+	snprintf(oom->cgroup, sizeof(oom->cgroup), "v1 memory:/slurm/job_1");
+	e = decide(in);
+	ok(e.cause == TP_END_OOM_KILL, "an enclosing cgroup at 50 MB, under the run's 100: oom_kill");
+	in->cg_limit_mb = 0;
+	oom->machine = true;
+	e = decide(in);
+	ok(e.cause == TP_END_OOM_KILL, "no limit held in the run's cgroup: the machine's oom_kill");
+	in->limit_name = "wall_time";
+	in->cg_limit_mb = 100;
+	e = decide(in);
+	ok(e.cause == TP_END_OOM_KILL, "another limit broke: an OOM kill is no memory limit");
+}
+
 static void causes(void)
 {
 	struct tp_end_in in;
@@ -85,6 +123,7 @@ static void causes(void)
 	e = decide(&in);
 	ok(e.cause == TP_END_LIMIT, "a limit, no OOM: limit");
 	is_str(e.detail, "tpmon stopped it: memory over its limit", "limit: which");
+	own_limit(&in, &oom);
 
 	memset(&in, 0, sizeof(in));
 	in.ended = true;
@@ -104,6 +143,13 @@ static void causes(void)
 	in.exec_errno = ENOENT;
 	e = decide(&in);
 	is_str(endcause_name(e.cause), "not_found", "never ran: not_found");
+	is_str(e.detail, "the command could not be run: No such file or directory",
+	       "not_found: why");
+	in.exec_errno = EACCES;
+	e = decide(&in);
+	is_str(endcause_name(e.cause), "cannot_execute", "found, not executable: cannot_execute");
+	is_str(e.detail, "the command could not be run: Permission denied",
+	       "cannot_execute: why");
 }
 
 /* The codes of @r's notes under @d, space-separated, into @buf. */
@@ -120,6 +166,61 @@ static const char *codes(const struct tp_summary *r, const struct tp_limits *d, 
 		strncat(buf, v[i].code, len - strlen(buf) - 1);
 	}
 	return buf;
+}
+
+/* A signal whose sender is null: a note says why, where a reason is
+ * known; none when the sender is known. */
+static void sender_notes(void)
+{
+	struct tp_summary r;
+	struct tp_limits d;
+	struct tp_note v[TP_NOTES_MAX];
+	struct tp_sender s;
+	struct tp_end_in in;
+	char buf[64];
+
+	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
+	memset(&in, 0, sizeof(in));
+	memset(&s, 0, sizeof(s));
+	s.signo = SIGKILL;
+	s.why = "ptrace saw no stop";
+	in.ended = true;
+	in.signal = SIGKILL;
+	in.sender = &s;
+	endcause_decide(&in, &r.ending);
+	ok(endnotes_compute(&r, &d, v) == 1 && !strcmp(v[0].code, "sender_unknown"),
+	   "SIGKILL, sender null with a reason: sender_unknown");
+	is_str(v[0].text, "signal 9: no sender named: ptrace saw no stop",
+	       "sender_unknown: the signal and why");
+	s.why = NULL;
+	endcause_decide(&in, &r.ending);
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "no reason known: no note");
+	s.known = true;
+	s.pid = 42;
+	endcause_decide(&in, &r.ending);
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "a sender named: no note");
+	s.known = false;
+	s.why = "ptrace saw no stop";
+	s.signo = SIGTERM;
+	endcause_decide(&in, &r.ending);
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "the reason of another signal: no note");
+}
+
+/* One core declared: "1 core", not "1 cores". */
+static void one_core_note(void)
+{
+	struct tp_summary r;
+	struct tp_limits d;
+	struct tp_note v[TP_NOTES_MAX];
+
+	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
+	d.set[TP_RES_CORES] = true;
+	d.value[TP_RES_CORES] = 1;
+	r.cores_avg = 0.2;
+	ok(endnotes_compute(&r, &d, v) == 1, "0.2 of 1 core: one note");
+	is_str(v[0].text, "1 core declared, 0.20 used on average (20%)", "1 core, singular");
 }
 
 static void notes(void)
@@ -159,6 +260,8 @@ static void notes(void)
 	r.pressure.nr_throttled = 10;
 	is_str(codes(&r, &d, buf, sizeof(buf)), "wall_time_unused cpu_throttled io_pressure",
 	       "10%% of periods throttled: cpu_throttled");
+	sender_notes();
+	one_core_note();
 }
 
 static void retry(void)
@@ -221,7 +324,7 @@ static void parsers(void)
 
 int main(void)
 {
-	plan(41);
+	plan(58);
 	causes();
 	notes();
 	retry();

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "basic/compat.h"
 #include "basic/messages.h"
@@ -87,6 +88,20 @@ static bool series_line(const char *line, struct rp_series *s, bool *header)
 	return true;
 }
 
+/* @path could not be opened (@why); where there is none, how to get one. */
+static void no_series(const char *path, const char *why)
+{
+	size_t len = strlen(path);
+	struct stat st;
+
+	if (stat(path, &st) == 0 || errno != ENOENT || len < 8 ||
+	    strcmp(path + len - 7, ".series"))
+		error_msg("plot: cannot read %s: %s", path, why);
+	else
+		error_msg("plot: no %s: a series is written by tpmon --with-time-series "
+			  "-O %.*s -- COMMAND", path, (int)(len - 7), path);
+}
+
 int rp_series_read(const char *path, struct rp_series *s)
 {
 	char why[256], *line;
@@ -96,7 +111,7 @@ int rp_series_read(const char *path, struct rp_series *s)
 
 	memset(s, 0, sizeof(*s));
 	if (!f) {
-		error_msg("plot: cannot read %s: %s", path, why);
+		no_series(path, why);
 		return -1;
 	}
 	line = xmalloc(RP_SERIES_LINE_MAX + 2);
