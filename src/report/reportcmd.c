@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/analyse/analysis.h"
 #include "report/analyse/labels.h"
@@ -177,6 +178,11 @@ int report_main(int argc, char **argv)
 	r = rp_options_parse(&o, argc, argv);
 	if (r != 0)
 		return r > 0 ? 0 : 1;
+	/* a cache another user planted is neither read nor replaced */
+	if (o.cache && outfile_planted(o.cache) < 0) {
+		error_msg("report: --cache=%s: %s", o.cache, outfile_strerror(errno));
+		return 1;
+	}
 	rp_store_init(&st);
 	cache = o.cache ? rp_cache_open(o.cache, o.inputs, o.ninputs) : NULL;
 	for (i = 0; i < (size_t)o.ninputs; i++) {

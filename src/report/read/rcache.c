@@ -598,6 +598,11 @@ static void begin_new(struct rp_cache *c)
 {
 	struct stat st;
 
+	/* what another user planted there is neither followed nor replaced */
+	if (outfile_planted(c->path) < 0) {
+		c->werr = errno;
+		return;
+	}
 	if (lstat(c->path, &st) < 0) {
 		c->target = errno == ENOENT ? xstrdup(c->path) : NULL;
 	} else if (S_ISLNK(st.st_mode)) {
@@ -681,6 +686,8 @@ int rp_cache_save(struct rp_cache *c)
 		if (close(c->wfd) < 0 && !c->werr)
 			c->werr = errno;
 		c->wfd = -1;
+		if (!c->werr && outfile_planted(c->path) < 0)
+			c->werr = errno;
 		if (!c->werr && rename(c->tmp, c->target) == 0) {
 			free(c->tmp);
 			c->tmp = NULL;
@@ -691,7 +698,7 @@ int rp_cache_save(struct rp_cache *c)
 		unlink(c->tmp);
 	}
 	p = safetext_clip(c->path, 480);
-	error_msg("warning: cannot write the cache %s: %s", p, strerror(c->werr));
+	error_msg("warning: cannot write the cache %s: %s", p, outfile_strerror(c->werr));
 	free(p);
 	return -1;
 }
