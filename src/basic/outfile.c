@@ -262,6 +262,30 @@ static int pwrite_all(int fd, const char *s, size_t len, off_t off)
 	return 0;
 }
 
+/* Rename @tmp over @base in @dfd, as outfile_planted_at() allows: where
+ * nothing was, only if nothing is there still (RENAME_NOREPLACE), so
+ * that an entry another user plants after the check is not replaced;
+ * then judged again.  0, or -1 (errno). */
+static int place(int dfd, const char *tmp, const char *base)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < CREATE_TRIES; i++) {
+		if (outfile_planted_at(dfd, base) < 0)
+			return -1;
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return renameat(dfd, tmp, dfd, base);
+		if (renameat2(dfd, tmp, dfd, base, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno == EINVAL || errno == ENOSYS)	/* a file system without it */
+			return renameat(dfd, tmp, dfd, base);
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
 /* Fill @fd with exactly @data (unless NULL: it is filled) and rename it
  * from @tmp to @base; @fd is closed and @tmp gone either way. */
 static int finish(int dfd, int fd, const char *tmp, const char *base,
@@ -276,7 +300,7 @@ static int finish(int dfd, int fd, const char *tmp, const char *base,
 		errno = e;
 		return -1;
 	}
-	if (renameat(dfd, tmp, dfd, base) < 0) {
+	if (place(dfd, tmp, base) < 0) {
 		int e = errno;
 
 		unlinkat(dfd, tmp, 0);
@@ -391,7 +415,7 @@ struct tp_outfile *outfile_open(const char *path)
 	if (dfd < 0)
 		return NULL;
 	fd = outfile_planted_at(dfd, base) < 0 ? -1 : create_tmp(dfd, base, &tmp);
-	if (fd < 0 || renameat(dfd, tmp, dfd, base) < 0) {
+	if (fd < 0 || place(dfd, tmp, base) < 0) {
 		int e = errno;
 
 		if (fd >= 0) {
