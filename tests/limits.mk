@@ -25,6 +25,7 @@ TP_LIMITS_TESTS = \
 	tests/limits-memory.test \
 	tests/limits-cctools.test \
 	tests/limits-badinput.test \
+	tests/limits-extremes.test \
 	tests/limits-debatable.test
 TESTS += $(TP_LIMITS_TESTS)
 EXTRA_DIST += tests/limits-common.sh $(TP_LIMITS_TESTS)

@@ -9,6 +9,7 @@ TP_OUTPUTS_TESTS = \
 	tests/outputs.test \
 	tests/outputs-cctools-series.test \
 	tests/outputs-links.test \
+	tests/outputs-planted.test \
 	tests/outputs-umask.test \
 	tests/outputs-full-disk.test \
 	tests/outputs-full-disk-story.test \

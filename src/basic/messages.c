@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "basic/messages.h"
+#include "basic/outfile.h"
 
 bool debug_enabled;
 static int debug_fd = STDERR_FILENO;
@@ -22,23 +23,29 @@ static char *held;			/* owned: the lines held, held_len bytes */
 static size_t held_len, held_cap;
 static unsigned long held_lost;		/* lines no memory could hold */
 
-void error_set_debug_file(const char *path)
+int error_set_debug_file(const char *path)
 {
 	int fd;
 
 	if (!path || !strcmp(path, ":stderr"))
-		return;
+		return 0;
 	if (!strcmp(path, ":stdout")) {
 		debug_fd = STDOUT_FILENO;
-		return;
+		return 0;
 	}
 	/* appended to, as resource_monitor does; a link there is refused, not
-	 * followed, and the umask applies */
+	 * followed, and the umask applies; another user's file in a sticky
+	 * directory is refused (outfile_planted()) */
+	if (outfile_planted(path) < 0) {
+		error_msg("cannot open debug file %s: %s", path, outfile_strerror(errno));
+		return -1;
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0)
 		perror_msg("cannot open debug file %s", path);
 	else
 		debug_fd = fd;
+	return 0;
 }
 
 /* Format "tpmon: PREFIX MESSAGE[: strerror]\n" into @buf; returns its length. */

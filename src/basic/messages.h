@@ -18,7 +18,10 @@ enum {
 
 extern bool debug_enabled;
 
-void error_set_debug_file(const char *path);
+/* Debug lines (-o) appended to @path (":stdout", ":stderr").  -1 after
+ * one message when outfile_planted() refuses @path, else 0 (a file that
+ * cannot be opened is said, and stderr kept). */
+int error_set_debug_file(const char *path);
 void error_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 void perror_msg(const char *fmt, ...) ATTR_FORMAT(1, 2);
 /* Prints, then exits with the status set by error_set_die_status()

@@ -80,6 +80,112 @@ static void dir_close(int fd)
 		close(fd);
 }
 
+/* ---- what another user planted (outfile_planted()) ---- */
+
+/* why the last refusal of this thread was made, for outfile_strerror() */
+static _Thread_local char planted_why[160];
+
+static const char *kind_of(mode_t m)
+{
+	return S_ISLNK(m) ? "a link" : S_ISFIFO(m) ? "a FIFO" : "a file";
+}
+
+static bool shared(const struct stat *dir)
+{
+	return (dir->st_mode & S_ISVTX) && (dir->st_mode & (S_IWOTH | S_IWGRP));
+}
+
+bool outfile_shared_dir(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && shared(&st);
+}
+
+/* May the entry @st of the directory @dir be followed, opened or
+ * replaced?  Only a sticky directory that others (or the group) may
+ * write protects its entries from each other; there, one's own or the
+ * directory owner's entries only (fs/namei.c: may_follow_link(),
+ * may_create_in_sticky()). */
+static bool planted_ok(const struct stat *st, const struct stat *dir)
+{
+	uid_t me = geteuid();
+
+	if (!S_ISLNK(st->st_mode) && !S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode))
+		return true;
+	if (!shared(dir))
+		return true;
+	return st->st_uid == me || st->st_uid == dir->st_uid;
+}
+
+int outfile_planted_at(int dfd, const char *base)
+{
+	struct stat st, dir;
+
+	planted_why[0] = '\0';
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstatat(dfd, "", &dir, AT_EMPTY_PATH) < 0)
+		return -1;
+	if (planted_ok(&st, &dir))
+		return 0;
+	snprintf(planted_why, sizeof(planted_why),
+		 "%s of uid %u in a sticky directory %s may write, not ours (as the kernel's %s refuses)",
+		 kind_of(st.st_mode), (unsigned)st.st_uid,
+		 dir.st_mode & S_IWOTH ? "others" : "the group",
+		 S_ISLNK(st.st_mode) ? "protected_symlinks" : S_ISFIFO(st.st_mode) ?
+		 "protected_fifos" : "protected_regular");
+	errno = EPERM;
+	return -1;
+}
+
+/* outfile_planted_at() of @path's last component, in its directory. */
+static int planted_entry(const char *path, bool *link)
+{
+	const char *base;
+	char *dir = split(path, &base);
+	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), r, e;
+	struct stat st;
+
+	free(dir);
+	*link = false;
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -1;
+	r = outfile_planted_at(dfd, base);
+	e = errno;
+	*link = r == 0 && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+	close(dfd);
+	errno = e;
+	return r;
+}
+
+int outfile_planted(const char *path)
+{
+	char *target;
+	bool link;
+	int r;
+
+	if (planted_entry(path, &link) < 0)
+		return -1;
+	if (!link)
+		return 0;
+	/* a link allowed: where it leads (every link on the way resolved;
+	 * a dangling one makes a new file, which the kernel judges) */
+	target = realpath(path, NULL);
+	if (!target)
+		return 0;
+	r = planted_entry(target, &link);
+	free(target);
+	return r;
+}
+
+const char *outfile_strerror(int err)
+{
+	if (err == EPERM && planted_why[0])
+		return planted_why;
+	return strerror(err);
+}
+
 static void random_suffix(char *out)
 {
 	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -156,6 +262,30 @@ static int pwrite_all(int fd, const char *s, size_t len, off_t off)
 	return 0;
 }
 
+/* Rename @tmp over @base in @dfd, as outfile_planted_at() allows: where
+ * nothing was, only if nothing is there still (RENAME_NOREPLACE), so
+ * that an entry another user plants after the check is not replaced;
+ * then judged again.  0, or -1 (errno). */
+static int place(int dfd, const char *tmp, const char *base)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < CREATE_TRIES; i++) {
+		if (outfile_planted_at(dfd, base) < 0)
+			return -1;
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return renameat(dfd, tmp, dfd, base);
+		if (renameat2(dfd, tmp, dfd, base, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno == EINVAL || errno == ENOSYS)	/* a file system without it */
+			return renameat(dfd, tmp, dfd, base);
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
 /* Fill @fd with exactly @data (unless NULL: it is filled) and rename it
  * from @tmp to @base; @fd is closed and @tmp gone either way. */
 static int finish(int dfd, int fd, const char *tmp, const char *base,
@@ -170,7 +300,7 @@ static int finish(int dfd, int fd, const char *tmp, const char *base,
 		errno = e;
 		return -1;
 	}
-	if (renameat(dfd, tmp, dfd, base) < 0) {
+	if (place(dfd, tmp, base) < 0) {
 		int e = errno;
 
 		unlinkat(dfd, tmp, 0);
@@ -234,6 +364,12 @@ int outfile_write(const char *path, const void *data, size_t len)
 
 	if (dfd < 0)
 		return -1;
+	if (outfile_planted_at(dfd, base) < 0) {
+		e = errno;
+		dir_close(dfd);
+		errno = e;
+		return -1;
+	}
 	/* a device or a pipe by that very name (a link is not followed: it
 	 * is replaced, as a task may have put it there) */
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && in_place(&st) &&
@@ -261,7 +397,9 @@ int outfile_write_named(const char *path, const void *data, size_t len)
 	 * one): never replaced by a file where it is.  The path is the
 	 * user's, not a task's: a FIFO is waited on until its reader opens,
 	 * as the shell's > waits (a reader started a moment later is not
-	 * a failure) */
+	 * a failure); what another user planted is refused */
+	if (outfile_planted(path) < 0)
+		return -1;
 	if (lstat(path, &st) < 0 || (!S_ISLNK(st.st_mode) && !in_place(&st)))
 		return outfile_write(path, data, len);
 	return write_in_place(AT_FDCWD, path, O_CREAT | O_TRUNC, data, len);
@@ -276,8 +414,8 @@ struct tp_outfile *outfile_open(const char *path)
 
 	if (dfd < 0)
 		return NULL;
-	fd = create_tmp(dfd, base, &tmp);
-	if (fd < 0 || renameat(dfd, tmp, dfd, base) < 0) {
+	fd = outfile_planted_at(dfd, base) < 0 ? -1 : create_tmp(dfd, base, &tmp);
+	if (fd < 0 || place(dfd, tmp, base) < 0) {
 		int e = errno;
 
 		if (fd >= 0) {
@@ -303,7 +441,7 @@ struct tp_outfile *outfile_open_output(const char *template, const char *suffix)
 	struct tp_outfile *f = outfile_open(path);
 
 	if (!f)
-		perror_msg("cannot write %s", path);
+		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
 	free(path);
 	return f;
 }
@@ -409,7 +547,7 @@ static int copy_into_place(int fd, const char *path)
 
 	if (dfd < 0)
 		return -1;
-	out = create_tmp(dfd, base, &tmp);
+	out = outfile_planted_at(dfd, base) < 0 ? -1 : create_tmp(dfd, base, &tmp);
 	if (out < 0)
 		goto done;
 	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
@@ -458,7 +596,8 @@ int outfile_close(struct tp_outfile *f)
 	if (!f)
 		return 0;
 	if (!still_in_place(f) && copy_into_place(f->fd, f->path) < 0 && !f->lost++)
-		warn_msg("cannot write %s again after it was replaced: %s", f->path, strerror(errno));
+		warn_msg("cannot write %s again after it was replaced: %s", f->path,
+			 outfile_strerror(errno));
 	r = close(f->fd) < 0 || f->lost ? -1 : 0;
 	free(f->path);
 	free(f);
@@ -509,9 +648,12 @@ int outfile_write_reserved(const char *path, const void *data, size_t len,
 	if (!r)
 		return -1;
 	e = errno;
-	debug_msg("writing %s: %s, using the reserved space", path, strerror(e));
 	free(split(path, &base));
-	/* the reserve was made beside @path: its directory is r->dfd */
+	/* the reserve was made beside @path: its directory is r->dfd; what
+	 * outfile_write() refused is not replaced by the reserve either */
+	if (outfile_planted_at(r->dfd, base) < 0)
+		return -1;
+	debug_msg("writing %s: %s, using the reserved space", path, strerror(e));
 	keep_narrower_mode(r->dfd, base, r->fd);
 	ret = finish(r->dfd, r->fd, r->tmp, base, data, len);
 	e = errno;
@@ -600,6 +742,10 @@ int outfile_check(const char *path)
 
 	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		error_msg("cannot write %s: it is a directory", path);
+		return -1;
+	}
+	if (outfile_planted(path) < 0) {
+		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
 		return -1;
 	}
 	return 0;

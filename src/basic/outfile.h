@@ -25,9 +25,35 @@
  * after printing one message. */
 int outfile_check_template(const char *template);
 
-/* Refuse an output name that cannot be replaced (it is a directory).
- * 0, or -1 after printing one message. */
+/* Refuse an output name that cannot be replaced (it is a directory), or
+ * that outfile_planted() refuses.  0, or -1 after printing one message. */
 int outfile_check(const char *path);
+
+/* Issue 41: what another user planted is never written through or
+ * replaced, as the kernel's protected_symlinks and protected_regular=2
+ * (and protected_fifos=2) rules would have it, whatever the sysctls say.
+ * In a sticky directory that others or the group may write, an existing
+ * link, regular file or FIFO at @path is used only when it belongs to
+ * the user running tpmon (the effective uid) or to the directory's
+ * owner; a link allowed so is followed and its target judged the same
+ * way.  0, or -1 with errno EPERM and the reason kept for
+ * outfile_strerror() (or with another errno when a check itself fails).
+ * Every writer in this file checks its final name with it; writers
+ * elsewhere (the report's cache, the live directory's files, the debug
+ * file) call it before they create or replace anything. */
+int outfile_planted(const char *path);
+/* The same for the entry @base of the directory open as @dfd (a link is
+ * judged as a link, not followed). */
+int outfile_planted_at(int dfd, const char *base);
+/* Is @dir such a sticky directory, which others (or the group) may
+ * write?  A writer that cannot judge each name it opens (gnuplot's "set
+ * output") must not write there.  True or false (false when it cannot
+ * be read). */
+bool outfile_shared_dir(const char *dir);
+/* strerror(@err), or, for EPERM just after a refusal by this thread,
+ * why: "a link of uid 65534 in a sticky directory others may write
+ * (the kernel's protected_symlinks)". */
+const char *outfile_strerror(int err);
 
 /* Open the template's directory once: outputs in it are then made
  * relative to this descriptor, so a task that renames the directory or

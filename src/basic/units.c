@@ -13,10 +13,6 @@
 
 #include "basic/units.h"
 
-/* Largest value accepted, in the summary unit: far above any real limit,
- * far below where doubles stop holding integers exactly. */
-#define UNITS_MAX 1e15
-
 /* Longest unit name kept for messages and lookup. */
 #define UNIT_NAME_MAX 16
 
@@ -146,10 +142,15 @@ int units_convert(enum tp_unit_kind kind, double value, const char *unit,
 		}
 		factor = u->factor;
 	}
+	if (value > 0 && (value * factor == 0 ||
+			  (kind == TP_UNIT_COUNT && value < 1))) {
+		set_why(why, whylen, "too small");
+		return UNITS_TOO_SMALL;
+	}
 	value *= factor;
 	if (!(value <= UNITS_MAX)) {
 		set_why(why, whylen, "too large");
-		return -1;
+		return UNITS_TOO_LARGE;
 	}
 	/* value <= UNITS_MAX fits a long long exactly */
 	if (kind == TP_UNIT_COUNT && value != (double)(long long)value) {
@@ -230,8 +231,12 @@ int units_parse(enum tp_unit_kind kind, const char *text, double *out,
 		return -1;
 	}
 	if (errno == ERANGE) {
+		/* past a double's range: 1e400 too large, 1e-400 (not 0)
+		 * too small */
 		set_why(why, whylen, "out of range");
-		return -1;
+		if (*p == '-')
+			return UNITS_BAD;
+		return fabs(v) > 1 ? UNITS_TOO_LARGE : UNITS_TOO_SMALL;
 	}
 	p += n;
 	while (*p == ' ' || *p == '\t')	/* "2 GiB", not "2\nGiB" */

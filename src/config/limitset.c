@@ -110,16 +110,91 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Is @v acceptable as a limit of @info, once converted?  Zero means
- * "none allowed" and only makes sense for some resources. */
-static int check_limit(const struct tp_fig_info *info, double v,
-		       char *why, size_t whylen)
+/* The largest memory limit, in MB: 2^63 bytes less 1 MiB, a whole
+ * number of pages that the kernel's memory.max and v1
+ * memory.limit_in_bytes hold as written (they keep at most 2^63 - 1
+ * bytes, in pages), and that tpmon turns into bytes exactly. */
+#define MEMORY_MAX_MB 8796093022207.0
+
+/* The range of a positive limit of @r, in its summary unit: at least one
+ * unit of the last decimal the summary shows (0.001 MB, 0.000001 s,
+ * 0.001 cores, 1 proc), memory at least a page (the kernel holds pages);
+ * at most UNITS_MAX, memory at most MEMORY_MAX_MB. */
+static void limit_range(enum tp_res r, double *min, double *max)
 {
-	if (v == 0 && !info->zero_ok) {
-		snprintf(why, whylen, "must be positive");
-		return -1;
+	*min = pow(10, -res_info(r)->decimals);
+	*max = UNITS_MAX;
+	if (r == TP_RES_MEMORY) {
+		double page = (double)sysconf(_SC_PAGESIZE) / 1048576.0;
+
+		if (page > *min)
+			*min = page;
+		*max = MEMORY_MAX_MB;
 	}
-	return 0;
+}
+
+/* @v as a person writes it: "8796093022207", "0.00390625", "0.001". */
+static void show_bound(char *buf, size_t len, double v)
+{
+	size_t n;
+
+	if (v == floor(v)) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	snprintf(buf, len, "%.10f", v);
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+}
+
+/* Say in @why what range @r accepts, after a value outside it: @rc is
+ * UNITS_TOO_SMALL or UNITS_TOO_LARGE, @what the reason so far. */
+static void explain_range(enum tp_res r, int rc, const char *what,
+			  char *why, size_t whylen)
+{
+	char said[64], bound[48];
+	double min, max;
+
+	limit_range(r, &min, &max);
+	snprintf(said, sizeof(said), "%s", what);
+	show_bound(bound, sizeof(bound), rc == UNITS_TOO_SMALL ? min : max);
+	if (rc == UNITS_TOO_SMALL)
+		snprintf(why, whylen, "must be at least %s %s", bound,
+			 res_info(r)->unit);
+	else
+		snprintf(why, whylen, "%s: at most %s %s", said, bound,
+			 res_info(r)->unit);
+}
+
+/* Is @v acceptable as a limit of @r, once converted?  Zero means "none
+ * allowed" and only makes sense for some resources; a positive value is
+ * within limit_range().  0, or a units.h code with the reason in @why. */
+static int check_limit(enum tp_res r, double v, char *why, size_t whylen)
+{
+	double min, max;
+	int rc = 0;
+
+	if (v == 0 && !res_info(r)->zero_ok) {
+		snprintf(why, whylen, "must be positive");
+		return UNITS_BAD;
+	}
+	limit_range(r, &min, &max);
+	if (v > 0 && v < min)
+		rc = UNITS_TOO_SMALL;
+	else if (v > max)
+		rc = UNITS_TOO_LARGE;
+	if (rc)
+		explain_range(r, rc, "too large", why, whylen);
+	return rc;
+}
+
+/* A units.h result for @r: out of range ones say the range. */
+static int units_result(enum tp_res r, int rc, char *why, size_t whylen)
+{
+	if (rc == UNITS_TOO_SMALL || rc == UNITS_TOO_LARGE)
+		explain_range(r, rc, why, why, whylen);
+	return rc;
 }
 
 static void explain_negative(const struct tp_fig_info *info, char *why,
@@ -136,13 +211,15 @@ static bool is_summary_unit(const struct tp_fig_info *info, const char *unit)
 	return strcasecmp(unit, info->unit) == 0;
 }
 
-/* Parse a value written as text ("2G", "90s", "5 procs") for @info. */
-static int parse_value_text(const struct tp_fig_info *info, const char *text,
-			    double *out, char *why, size_t whylen)
+/* Parse a value written as text ("2G", "90s", "5 procs") for @r. */
+static int parse_value_text(enum tp_res r, const char *text, double *out,
+			    char *why, size_t whylen)
 {
+	const struct tp_fig_info *info = res_info(r);
 	char buf[64];
 	size_t n = strlen(text);
 	double v;
+	int rc;
 
 	/* Drop a trailing summary unit word of cores and counts. */
 	if (info->kind == TP_UNIT_CORES || info->kind == TP_UNIT_COUNT) {
@@ -165,45 +242,49 @@ static int parse_value_text(const struct tp_fig_info *info, const char *text,
 	}
 	while (isspace((unsigned char)*text))
 		text++;
-	if (*text == '-' && units_parse(info->kind, text + 1, &v, NULL, 0) == 0) {
+	if (*text == '-' && units_parse(info->kind, text + 1, &v, NULL, 0) != UNITS_BAD) {
 		explain_negative(info, why, whylen);
 		return -1;
 	}
-	if (units_parse(info->kind, text, out, why, whylen) < 0)
-		return -1;
-	return check_limit(info, *out, why, whylen);
+	rc = units_parse(info->kind, text, out, why, whylen);
+	if (rc < 0)
+		return units_result(r, rc, why, whylen);
+	return check_limit(r, *out, why, whylen);
 }
 
 /* Parse a number with an optional separate unit (JSON 2048, [1, "GB"]). */
-static int parse_value_number(const struct tp_fig_info *info, double v,
-			      const char *unit, double *out, char *why,
-			      size_t whylen)
+static int parse_value_number(enum tp_res r, double v, const char *unit,
+			      double *out, char *why, size_t whylen)
 {
+	const struct tp_fig_info *info = res_info(r);
+	int rc;
+
 	if (v < 0 || signbit(v)) {
 		explain_negative(info, why, whylen);
 		return -1;
 	}
 	if (unit && is_summary_unit(info, unit))
 		unit = NULL;
-	if (units_convert(info->kind, v, unit, out, why, whylen) < 0)
-		return -1;
-	return check_limit(info, *out, why, whylen);
+	rc = units_convert(info->kind, v, unit, out, why, whylen);
+	if (rc < 0)
+		return units_result(r, rc, why, whylen);
+	return check_limit(r, *out, why, whylen);
 }
 
 /* Parse a JSON value: a number, a string with a unit, or [value, "unit"]. */
-static int parse_value_json(const struct tp_fig_info *info, json_t *v,
-			    double *out, char *why, size_t whylen)
+static int parse_value_json(enum tp_res r, json_t *v, double *out, char *why,
+			    size_t whylen)
 {
 	if (json_is_number(v))
-		return parse_value_number(info, json_number_value(v), NULL, out,
+		return parse_value_number(r, json_number_value(v), NULL, out,
 					  why, whylen);
 	if (json_is_string(v))
-		return parse_value_text(info, json_string_value(v), out, why,
+		return parse_value_text(r, json_string_value(v), out, why,
 					whylen);
 	if (json_is_array(v) && json_array_size(v) == 2 &&
 	    json_is_number(json_array_get(v, 0)) &&
 	    json_is_string(json_array_get(v, 1)))
-		return parse_value_number(info,
+		return parse_value_number(r,
 					  json_number_value(json_array_get(v, 0)),
 					  json_string_value(json_array_get(v, 1)),
 					  out, why, whylen);
@@ -220,6 +301,11 @@ static int parse_end_number(struct tp_limits *l, double v, const char *shown,
 {
 	if (!isfinite(v) || v <= 0) {
 		fail(w, "end: %s: expected seconds since the epoch", shown);
+		return -1;
+	}
+	if (v < 1 || v > UNITS_MAX) {
+		fail(w, "end: %s: must be from 1 to %.0f s since the epoch",
+		     shown, UNITS_MAX);
 		return -1;
 	}
 	l->end_set = true;
@@ -289,7 +375,7 @@ static int parse_text_entry(struct tp_limits *l, char *entry,
 		fail(w, "%s: missing value", info->name);
 		return -1;
 	}
-	if (parse_value_text(info, value, &v, why, sizeof(why)) < 0) {
+	if (parse_value_text(r, value, &v, why, sizeof(why)) < 0) {
 		show(shown, value, SHOW_MAX);
 		fail(w, "%s: %s: %s", info->name, shown, why);
 		return -1;
@@ -405,7 +491,7 @@ static int parse_json_member(struct tp_limits *l, const char *key, json_t *v,
 		unknown_resource(w, key, shown);
 		return -1;
 	}
-	if (parse_value_json(res_info(r), v, &value, why, sizeof(why)) < 0) {
+	if (parse_value_json(r, v, &value, why, sizeof(why)) < 0) {
 		show_json(shown, v);
 		fail(w, "%s: %s: %s", res_info(r)->name, shown, why);
 		return -1;

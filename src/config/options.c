@@ -159,7 +159,8 @@ static void usage_limits(void)
 "  bytes_read bytes_written bytes_received bytes_sent gpu_memory (MB), bandwidth\n"
 "  (Mbps), cores, gpus, total_files, max_concurrent_processes, total_processes;\n"
 "  end (a deadline, s since the epoch).  Values take units: 2G, 512MiB, 90s,\n"
-"  1.5h.\n"
+"  1.5h.  A limit is at most 1e15 (memory 8796093022207 MB) and at least the\n"
+"  summary's last decimal (memory a page): outside that it is refused.\n"
 "GPUs: NVML (libnvidia-ml.so.1) is loaded at run time; TPMON_NVML_LIBRARY=PATH\n"
 "  names another copy, TPMON_NVML_LIBRARY= (empty) turns GPU measuring off.\n"
 "Exit status:\n"
@@ -386,7 +387,10 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_EXIT_CODES:
 		return parse_choice(name, arg, "task", "cctools", explicit_codes);
 	case 'd': debug_enabled = true; break;
-	case 'o': error_set_debug_file(arg); break;
+	case 'o':
+		if (error_set_debug_file(arg) < 0)
+			return -1;
+		break;
 	case 'h': options_usage(); return 1;
 	case 'v': print_version(); return 1;
 	case 'f': break;	/* the task always runs in the foreground */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "basic/messages.h"
+#include "basic/outfile.h"
 #include "live/livedir.h"
 #include "basic/xmalloc.h"
 
@@ -98,6 +99,13 @@ int livedir_replace(int dfd, const char *name, const char *data, size_t len, mod
 	int fd, err = 0;
 	ssize_t n;
 
+	/* what another user planted at either name stays as it is */
+	if (outfile_planted_at(dfd, name) < 0 || outfile_planted_at(dfd, tmp) < 0) {
+		err = errno;
+		free(tmp);
+		errno = err;
+		return -1;
+	}
 	unlinkat(dfd, tmp, 0);	/* a leftover of a killed run of this pid */
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0) {
@@ -132,6 +140,11 @@ int livedir_file_open(struct tp_livefile *f, const char *dir, char *name, mode_t
 		if (f->dfd < 0)
 			snprintf(why, whylen, "%s: %s", dir, strerror(errno));
 	}
+	if (f->dfd >= 0 && outfile_planted_at(f->dfd, name) < 0) {
+		snprintf(why, whylen, "%s/%s: %s", dir, name, outfile_strerror(errno));
+		close(f->dfd);
+		f->dfd = -1;
+	}
 	if (f->dfd < 0) {
 		int err = errno;
 
@@ -152,13 +165,14 @@ void livedir_file_write(struct tp_livefile *f, const char *text)
 		return;
 	}
 	if (!f->failed)
-		warn_msg("cannot write %s/%s: %s", f->dir, f->name, strerror(errno));
+		warn_msg("cannot write %s/%s: %s", f->dir, f->name, outfile_strerror(errno));
 	f->failed = true;
 }
 
 void livedir_file_close(struct tp_livefile *f)
 {
-	if (unlinkat(f->dfd, f->name, 0) < 0 && errno != ENOENT)
+	if (outfile_planted_at(f->dfd, f->name) == 0 && unlinkat(f->dfd, f->name, 0) < 0 &&
+	    errno != ENOENT)
 		warn_msg("cannot remove %s/%s: %s", f->dir, f->name, strerror(errno));
 	close(f->dfd);
 	free(f->dir);

@@ -223,7 +223,7 @@ int opens_write(const struct tp_opens *f, const char *template)
 	if (fclose(out) != 0)
 		error_msg_and_die("out of memory");
 	if (outfile_write(path, buf, len) < 0) {
-		warn_msg("cannot write %s: %s", path, strerror(errno));
+		warn_msg("cannot write %s: %s", path, outfile_strerror(errno));
 		r = -1;
 	}
 	free(buf);

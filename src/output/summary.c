@@ -364,16 +364,16 @@ static int write_json(const struct tp_options *o, const struct tp_summary *r,
 		ret = outfile_write(path, text_nl, strlen(text_nl));
 		if (ret < 0 && !checkpoint_failed) {
 			warn_msg("cannot write %s (checkpoint; will retry): %s", path,
-				 strerror(errno));
+				 outfile_strerror(errno));
 			checkpoint_failed = true;
 		}
 	} else {
 		ret = reserved ? outfile_write_reserved(path, text_nl, strlen(text_nl), &reserve) :
 				 outfile_write(path, text_nl, strlen(text_nl));
 		if (ret < 0 && reserved)
-			perror_msg("cannot write %s", path);
+			error_msg("cannot write %s: %s", path, outfile_strerror(errno));
 		else if (ret < 0)	/* TEMPLATE.tpmon.json, no reserve */
-			warn_msg("cannot write %s: %s", path, strerror(errno));
+			warn_msg("cannot write %s: %s", path, outfile_strerror(errno));
 	}
 	free(text_nl);
 	return ret;
@@ -413,7 +413,7 @@ int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot 
 	int ret = outfile_write(path, text_nl, strlen(text_nl));
 
 	if (ret < 0)
-		warn_msg("cannot write %s: %s", path, strerror(errno));
+		warn_msg("cannot write %s: %s", path, outfile_strerror(errno));
 	json_decref(root);
 	free(text_nl);
 	free(path);

@@ -5,6 +5,7 @@
  * outputs' last lines, and taking it all apart. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,20 +540,27 @@ void run_checkpoint(struct tp_run *r, double t)
 	summary_write(r->o, &snap);
 }
 
+/* The most pids.max takes (the kernel's PID_MAX_LIMIT, 2^22): above it,
+ * "max" holds the same. */
+#define PIDS_MAX_HELD 4194304.0
+
 /* The limits the kernel enforces in the task's cgroup.  pids.max counts
  * threads too: it is only a backstop against a fork bomb, far above the
- * process limit that tpmon checks itself. */
+ * process limit that tpmon checks itself.  limitset.c keeps the memory
+ * limit within what a uint64_t of bytes and memory.max hold exactly. */
 static void set_cgroup_limits(struct tp_run *r)
 {
 	const struct tp_limits *l = &r->o->limits;
 	uint64_t mem = TP_CG_MAX, pids = TP_CG_MAX;
+	double backstop;
 
 	if (r->o->measure_only)
 		return;
 	if (l->set[TP_RES_MEMORY])
-		mem = (uint64_t)(l->value[TP_RES_MEMORY] * 1048576.0);
-	if (l->set[TP_RES_MAX_CONCURRENT_PROCESSES])
-		pids = (uint64_t)l->value[TP_RES_MAX_CONCURRENT_PROCESSES] * 8 + 64;
+		mem = (uint64_t)ceil(l->value[TP_RES_MEMORY] * 1048576.0);
+	backstop = l->value[TP_RES_MAX_CONCURRENT_PROCESSES] * 8 + 64;
+	if (l->set[TP_RES_MAX_CONCURRENT_PROCESSES] && backstop <= PIDS_MAX_HELD)
+		pids = (uint64_t)backstop;
 	cgrun_limit(r->cg, mem, pids);
 }
 

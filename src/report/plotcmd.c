@@ -30,7 +30,7 @@ static int publish(const struct gp *g, const char *made, const char *out)
 		return -1;
 	r = outfile_write_named(out, data, len);
 	if (r < 0)
-		error_msg("plot: cannot write %s: %s", out, strerror(errno));
+		error_msg("plot: cannot write %s: %s", out, outfile_strerror(errno));
 	free(data);
 	return r;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/analyse/analysis.h"
 #include "report/analyse/labels.h"
@@ -163,6 +164,27 @@ static void analyse_groups(const struct rp_store *st, const struct rp_group *g,
 	parfor(n * RP_ANALYSE_PARTS, o->jobs, analyse_part, &j);
 }
 
+/* Every file named for the report to write (and the cache, which it
+ * reads too), judged before anything is read: what another user planted
+ * is refused (outfile_planted()).  0, or -1 after one message. */
+static int check_planted(const struct rp_options *o)
+{
+	const char *named[] = { o->cache, o->csv, o->json, o->html, o->timeline };
+	size_t n = sizeof(named) / sizeof(named[0]), i;
+
+	for (i = 0; i < n + o->sizing.nemit; i++) {
+		const char *p = i < n ? named[i] : o->sizing.emit[i - n].path;
+
+		if (!p || !strcmp(p, "-"))
+			continue;
+		if (outfile_planted(p) < 0) {
+			error_msg("report: cannot write %s: %s", p, outfile_strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct rp_options o;
@@ -177,6 +199,8 @@ int report_main(int argc, char **argv)
 	r = rp_options_parse(&o, argc, argv);
 	if (r != 0)
 		return r > 0 ? 0 : 1;
+	if (check_planted(&o) < 0)
+		return 1;
 	rp_store_init(&st);
 	cache = o.cache ? rp_cache_open(o.cache, o.inputs, o.ninputs) : NULL;
 	for (i = 0; i < (size_t)o.ninputs; i++) {

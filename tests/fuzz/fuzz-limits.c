@@ -69,7 +69,7 @@ static void fuzz_units(const char *text)
 
 		if (rc == 0 && (!isfinite(v) || v < 0 || v > 1e15))
 			abort();
-		if (rc == -1 && v != -1)
+		if (rc < 0 && v != -1)
 			abort();
 		check_message(rc, why, sizeof(why));
 	}

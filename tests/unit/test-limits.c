@@ -102,8 +102,33 @@ static const struct reject_case text_rejects[] = {
 	{ "wall_time: -5s", { "-L: wall_time: -5s: must be positive" } },
 	{ "memory: 1e400", { "-L: memory: 1e400: out of range" } },
 	{ "memory: 1e99999", { "memory: 1e99999: out of range" } },
-	{ "memory: 2e15", { "-L: memory: 2e15: too large" } },
-	{ "memory: 1e13G", { "memory: 1e13G: too large" } },
+	{ "memory: 2e15", { "-L: memory: 2e15: too large: at most 8796093022207 MB" } },
+	{ "memory: 1e13G", { "memory: 1e13G: too large: at most 8796093022207 MB" } },
+	{ "memory: 1e15", { "-L: memory: 1e15: too large: at most 8796093022207 MB" } },
+	{ "memory: 1e15 GB", { "-L: memory: 1e15 GB: too large: at most 8796093022207 MB" } },
+	{ "memory: 8796093022208", { "memory: 8796093022208: too large: at most 8796093022207 MB" } },
+	{ "memory: 1e400", { "memory: 1e400: out of range: at most 8796093022207 MB" } },
+	{ "memory: 1e-300", { "-L: memory: 1e-300: must be at least" } },
+	{ "memory: 1e-400", { "-L: memory: 1e-400: must be at least" } },
+	{ "memory: 1K", { "-L: memory: 1K: must be at least" } },
+	{ "swap_memory: 1e-300", { "swap_memory: 1e-300: must be at least 0.001 MB" } },
+	{ "disk: 1e-9", { "-L: disk: 1e-9: must be at least 0.001 MB" } },
+	{ "disk: 2e15", { "-L: disk: 2e15: too large: at most 1000000000000000 MB" } },
+	{ "bytes_written: 1e-300 K", { "bytes_written: 1e-300 K: must be at least 0.001 MB" } },
+	{ "bandwidth: 1e-300", { "-L: bandwidth: 1e-300: must be at least 0.001 Mbps" } },
+	{ "bandwidth: 1e16", { "-L: bandwidth: 1e16: too large: at most 1000000000000000 Mbps" } },
+	{ "cores: 1e-300", { "-L: cores: 1e-300: must be at least 0.001 cores" } },
+	{ "cores: 1e16", { "-L: cores: 1e16: too large: at most 1000000000000000 cores" } },
+	{ "wall_time: 1e-300", { "-L: wall_time: 1e-300: must be at least 0.000001 s" } },
+	{ "wall_time: 1e-300h", { "-L: wall_time: 1e-300h: must be at least 0.000001 s" } },
+	{ "cpu_time: 1e-7", { "-L: cpu_time: 1e-7: must be at least 0.000001 s" } },
+	{ "cpu_time: 1e12d", { "-L: cpu_time: 1e12d: too large: at most 1000000000000000 s" } },
+	{ "max_concurrent_processes: 1e-300", { "max_concurrent_processes: 1e-300: must be at least 1 procs" } },
+	{ "total_processes: 2e15", { "total_processes: 2e15: too large: at most 1000000000000000 procs" } },
+	{ "gpus: 1e-300", { "-L: gpus: 1e-300: must be at least 1 gpus" } },
+	{ "gpu_memory: 1e-300", { "-L: gpu_memory: 1e-300: must be at least 0.001 MB" } },
+	{ "end: 1e-300", { "-L: end: 1e-300: must be from 1 to 1000000000000000 s since the epoch" } },
+	{ "end: 1e300", { "-L: end: 1e300: must be from 1 to" } },
 	{ "memory: 0x10", { "-L: memory: 0x10: not a number" } },
 	{ "memory: nan", { "-L: memory: nan: not a number" } },
 	{ "memory: inf", { "-L: memory: inf: not a number" } },
@@ -202,10 +227,21 @@ static void test_text_good(void)
 	   l.value[TP_RES_MEMORY] == 5, "a trailing comma is an empty entry");
 	ok(limitset_parse_text(&l, "memory:3", "-L", err, sizeof(err)) == 0 &&
 	   l.value[TP_RES_MEMORY] == 3, "no space after the colon");
-	ok(limitset_parse_text(&l, "memory: 1e-3", "-L", err, sizeof(err)) == 0 &&
-	   l.value[TP_RES_MEMORY] == 0.001, "a tiny positive memory limit");
-	ok(limitset_parse_text(&l, "memory: 1e15", "-L", err, sizeof(err)) == 0 &&
-	   l.value[TP_RES_MEMORY] == 1e15, "1e15 MB is the largest allowed");
+	ok(limitset_parse_text(&l, "memory: 64K", "-L", err, sizeof(err)) == 0 &&
+	   l.value[TP_RES_MEMORY] == 0.0625, "a tiny positive memory limit");
+	ok(limitset_parse_text(&l, "memory: 8796093022207", "-L", err, sizeof(err)) == 0 &&
+	   l.value[TP_RES_MEMORY] == 8796093022207.0,
+	   "8796093022207 MB (2^63 bytes less 1 MiB) is the largest memory");
+	ok(limitset_parse_text(&l, "disk: 1e15", "-L", err, sizeof(err)) == 0 &&
+	   l.value[TP_RES_DISK] == 1e15, "1e15 MB is the largest disk");
+	ok(limitset_parse_text(&l, "wall_time: 1e15", "-L", err, sizeof(err)) == 0 &&
+	   l.value[TP_RES_WALL_TIME] == 1e15, "1e15 s is the largest wall_time");
+	ok(limitset_parse_text(&l, "wall_time: 1us", "-L", err, sizeof(err)) < 0,
+	   "no unit us");
+	ok(limitset_parse_text(&l, "wall_time: 0.000001, cores: 0.001, gpus: 1", "-L",
+			       err, sizeof(err)) == 0 &&
+	   l.value[TP_RES_WALL_TIME] == 0.000001 && l.value[TP_RES_CORES] == 0.001,
+	   "the smallest wall_time and cores: the summary's last decimal");
 }
 
 /* JSON values that must be accepted: @res gets @want. */
@@ -252,7 +288,7 @@ static void test_json_good(void)
 	accept_json("{\"memory\": \"512MiB\"}", TP_RES_MEMORY, 512);
 	accept_json("{\"memory\": [2048, \"MB\"]}", TP_RES_MEMORY, 2048);
 	accept_json("{\"memory\": [1, \"gib\"]}", TP_RES_MEMORY, 1024);
-	accept_json("{\"memory\": [0.5, \"K\"]}", TP_RES_MEMORY, 0.5 / 1024);
+	accept_json("{\"memory\": [4, \"K\"]}", TP_RES_MEMORY, 4.0 / 1024);
 	accept_json("{\"memory\": 1.5e3}", TP_RES_MEMORY, 1500);
 	accept_json("{\"wall_time\": \"250ms\"}", TP_RES_WALL_TIME, 0.25);
 	accept_json("{\"wall_time\": [2, \"min\"]}", TP_RES_WALL_TIME, 120);
@@ -321,7 +357,13 @@ static void test_json_rejects(void)
 		{ "{\"memory\": [1, null]}", { "memory: [1,null]: expected" } },
 		{ "{\"memory\": [1, \"Q\"]}", { "memory: [1,\"Q\"]: unknown unit \"Q\"" } },
 		{ "{\"memory\": [-1, \"G\"]}", { "memory: [-1,\"G\"]: must be positive" } },
-		{ "{\"memory\": 1e300}", { "memory: 1e+300: too large" } },
+		{ "{\"memory\": 1e300}", { "memory: 1e+300: too large: at most 8796093022207 MB" } },
+		{ "{\"memory\": 1e15}", { "memory: 1e+15: too large: at most 8796093022207 MB" } },
+		{ "{\"memory\": 1e-300}", { "memory: 1e-300: must be at least" } },
+		{ "{\"memory\": [1e-300, \"G\"]}", { "memory: [1e-300,\"G\"]: must be at least" } },
+		{ "{\"memory\": [1e15, \"GB\"]}", { "at most 8796093022207 MB" } },
+		{ "{\"wall_time\": 1e-300}", { "wall_time: 1e-300: must be at least 0.000001 s" } },
+		{ "{\"end\": 1e-300}", { "end: 1e-300: must be from 1" } },
 		{ "{\"memory\": [1e12, \"T\"]}", { "memory: [1000000000000.0,\"T\"]: too large" } },
 		{ "{\"memory\": \"1e400\"}", { "memory: \"1e400\": out of range" } },
 		{ "{\"memory\": \"-0\"}", { "memory: \"-0\": must be positive" } },

@@ -6,7 +6,10 @@
  * whole records only and resumes when there is room; a file with a tail
  * (the trace's "]") ends with it after every append, failed ones
  * included when there is room for it; a failed atomic write leaves
- * nothing behind; templates are checked. */
+ * nothing behind; templates are checked; as root, what uid 65534 plants
+ * in a sticky directory is refused as protected_symlinks and
+ * protected_regular=2 would (issue 41), one's own or the directory
+ * owner's is not, and nothing in a plain directory is. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -216,9 +219,72 @@ static void test_templates(void)
 	ok(outfile_check_template(at(longname)) < 0, "a 230-character name is refused");
 }
 
+#define PLANTED_POINTS 10
+
+/* How many entries the directory @path holds, . and .. left out. */
+static int entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* outfile_planted() of @name: 0, or -1 with EPERM and a reason naming
+ * @rule (NULL: 0 expected) */
+static void planted_is(const char *name, const char *rule, const char *what)
+{
+	int r;
+
+	errno = 0;
+	r = outfile_planted(at(name));
+	if (!rule)
+		ok(r == 0, "%s: allowed", what);
+	else
+		ok(r == -1 && errno == EPERM && strstr(outfile_strerror(errno), rule),
+		   "%s: refused, %s", what, outfile_strerror(errno));
+}
+
+static void test_planted(void)
+{
+	int i;
+
+	if (geteuid() != 0) {
+		for (i = 0; i < PLANTED_POINTS; i++)
+			ok(1, "# SKIP not root: no file of another user can be made");
+		return;
+	}
+	put(at("pvictim"), "precious");
+	ok(mkdir(at("s"), 0700) == 0 && chmod(at("s"), 01777) == 0 &&
+	   symlink(at("pvictim"), at("s/link")) == 0 && lchown(at("s/link"), 65534, 65534) == 0 &&
+	   (put(at("s/file"), "theirs"), chown(at("s/file"), 65534, 65534)) == 0 &&
+	   mkfifo(at("s/fifo"), 0666) == 0 && chown(at("s/fifo"), 65534, 65534) == 0,
+	   "setup: a link, a file and a FIFO of uid 65534 in a 1777 directory");
+	planted_is("s/link", "protected_symlinks", "another user's link");
+	planted_is("s/file", "protected_regular", "another user's file");
+	planted_is("s/fifo", "protected_fifos", "another user's FIFO");
+	ok(outfile_write(at("s/file"), "new", 3) == -1 && !strcmp(slurp(at("s/file")), "theirs") &&
+	   outfile_write_named(at("s/link"), "new", 3) == -1 && !strcmp(slurp(at("pvictim")), "precious") &&
+	   entries(at("s")) == 3, "outfile_write() and outfile_write_named() refuse them, writing nothing");
+	put(at("s/mine"), "mine");
+	planted_is("s/mine", NULL, "one's own file there");
+	chmod(at("s"), 01770);
+	planted_is("s/file", "protected_regular", "a sticky directory the group may write");
+	chmod(at("s"), 0777);
+	planted_is("s/link", NULL, "a directory without the sticky bit");
+	chmod(at("s"), 01777);
+	ok(chown(at("s"), 65534, 65534) == 0, "setup: the directory given to uid 65534");
+	planted_is("s/file", NULL, "a file of the directory's owner");
+}
+
 int main(void)
 {
-	plan(38);
+	plan(38 + PLANTED_POINTS);
 	if (!mkdtemp(dir)) {
 		diag("mkdtemp: %s", strerror(errno));
 		return 99;
@@ -229,6 +295,7 @@ int main(void)
 	test_tail();
 	test_failed_write();
 	test_templates();
+	test_planted();
 	if (fork() == 0) {
 		execlp("rm", "rm", "-rf", dir, (char *)NULL);
 		_exit(1);

@@ -120,7 +120,7 @@ static const struct bad_case bad[] = {
 	{ TP_UNIT_CORES, "2s", "cores takes no unit" },
 	{ TP_UNIT_CORES, "2cores", "cores takes no unit" },
 	{ TP_UNIT_COUNT, "5.5", "must be a whole number" },
-	{ TP_UNIT_COUNT, "1e-1", "must be a whole number" },
+	{ TP_UNIT_COUNT, "1e-1", "too small" },
 	{ TP_UNIT_COUNT, "5K", "a count takes no unit, got \"K\"" },
 	{ TP_UNIT_COUNT, "-3", "must not be negative" },
 };
@@ -152,7 +152,7 @@ static void test_bad(void)
 		double v = 42;
 		int rc = units_parse(c->kind, c->text, &v, why, sizeof(why));
 
-		ok(rc == -1 && v == 42, "%s \"%s\" rejected, output untouched",
+		ok(rc < 0 && v == 42, "%s \"%s\" rejected, output untouched",
 		   kind_name(c->kind), c->text);
 		like(why, c->why, "%s \"%s\": reason says %s",
 		     kind_name(c->kind), c->text, c->why);
@@ -180,9 +180,19 @@ static void test_convert(void)
 	ok(units_convert(TP_UNIT_SIZE, -0.0, NULL, &v, why, sizeof(why)) == -1,
 	   "convert -0.0 rejected");
 	like(why, "negative", "-0.0 reason says negative");
-	ok(units_convert(TP_UNIT_SIZE, 1e300, "T", &v, why, sizeof(why)) == -1,
+	ok(units_convert(TP_UNIT_SIZE, 1e300, "T", &v, why, sizeof(why)) == UNITS_TOO_LARGE,
 	   "convert 1e300 T rejected");
 	like(why, "too large", "1e300 T reason says too large");
+	ok(units_convert(TP_UNIT_SIZE, 5e-324, "K", &v, why, sizeof(why)) == UNITS_TOO_SMALL,
+	   "convert 5e-324 K, 0 as a double, is too small, not 0");
+	ok(units_convert(TP_UNIT_COUNT, 0.5, NULL, &v, why, sizeof(why)) == UNITS_TOO_SMALL,
+	   "a count of 0.5 is too small");
+	ok(units_parse(TP_UNIT_SIZE, "1e400", &v, why, sizeof(why)) == UNITS_TOO_LARGE,
+	   "1e400, past a double, is too large");
+	ok(units_parse(TP_UNIT_SIZE, "1e-400", &v, why, sizeof(why)) == UNITS_TOO_SMALL,
+	   "1e-400, below a double, is too small");
+	ok(units_parse(TP_UNIT_SIZE, "-1e-400", &v, why, sizeof(why)) == UNITS_BAD,
+	   "-1e-400 is bad, neither");
 	ok(units_convert(TP_UNIT_SIZE, 1, "G\n\x01", &v, why, sizeof(why)) == -1,
 	   "convert with a control character in the unit rejected");
 	ok(strchr(why, '\n') == NULL && strchr(why, '\x01') == NULL,

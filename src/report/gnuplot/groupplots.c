@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/output.h"
@@ -453,6 +454,12 @@ int rp_plots_write(const char *dir, const struct rp_store *st,
 
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		error_msg("report: cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	/* gnuplot opens each picture itself, following what is there */
+	if (outfile_shared_dir(dir)) {
+		error_msg("report: --plots=%s: a sticky directory others may write; "
+			  "its pictures would follow what they plant: give a directory of your own", dir);
 		return -1;
 	}
 	if (gp_open(&g, "report") < 0)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/write/output.h"
@@ -516,7 +517,7 @@ int rp_timeline_write(const char *path, const struct rp_store *st,
 		data = gp_picture(&gp, made, &len);
 		r = data ? rp_write_file(path, data, len) : -1;
 		if (data && r < 0)
-			error_msg("report: cannot write %s: %s", path, strerror(errno));
+			error_msg("report: cannot write %s: %s", path, outfile_strerror(errno));
 		free(data);
 	}
 	free(made);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* rcache.c: the report's cache of tasks read from summaries (rcache.h).
- * The file: "TPMONRC3", the number of resources, the inputs (the
+ * The file: "TPMONRC4", the number of resources, the inputs (the
  * ident), then blocks, each its length (u32), a zero (u32), a checksum
  * of its bytes seeded with its number (u64) and the bytes, and a last
  * block of length 0 followed by the number of entries and a checksum of
@@ -8,7 +8,8 @@
  * order: the number of the input it is under (u32), the summary's path
  * (how many bytes it shares with the entry before it in the block (u16),
  * the length of the rest (u16) and its bytes), how it was read (full),
- * the stamp of the file read (device, inode, size, mtime s and ns), the
+ * the stamp of the file read (device, inode, size, mtime s and ns, ctime
+ * s and ns; "TPMONRC3" had no ctime: such a cache is rebuilt), the
  * task's resources, start and end (a u32 of which are known, then those
  * as doubles), exit status (i64), number of notes
  * (u32), partial (u8), and its eight strings (category, command, host,
@@ -34,7 +35,7 @@
 #include "report/read/rcache.h"
 #include "report/read/rsummary.h"
 
-#define MAGIC "TPMONRC3"
+#define MAGIC "TPMONRC4"
 #define MAGIC_FAMILY 7		/* "TPMONRC": a cache of some version */
 #define NSTR 8
 #define NVAL (RP_RES__COUNT + 2)	/* the resources, start and end */
@@ -565,6 +566,8 @@ void rp_cache_stamp_of(struct rp_cache_stamp *s, const struct stat *sb)
 	s->size = (uint64_t)sb->st_size;
 	s->sec = (uint64_t)sb->st_mtim.tv_sec;
 	s->nsec = (uint64_t)sb->st_mtim.tv_nsec;
+	s->csec = (uint64_t)sb->st_ctim.tv_sec;
+	s->cnsec = (uint64_t)sb->st_ctim.tv_nsec;
 }
 
 /* ---- opening, saving ---- */
@@ -595,6 +598,11 @@ static void begin_new(struct rp_cache *c)
 {
 	struct stat st;
 
+	/* what another user planted there is neither followed nor replaced */
+	if (outfile_planted(c->path) < 0) {
+		c->werr = errno;
+		return;
+	}
 	if (lstat(c->path, &st) < 0) {
 		c->target = errno == ENOENT ? xstrdup(c->path) : NULL;
 	} else if (S_ISLNK(st.st_mode)) {
@@ -678,6 +686,8 @@ int rp_cache_save(struct rp_cache *c)
 		if (close(c->wfd) < 0 && !c->werr)
 			c->werr = errno;
 		c->wfd = -1;
+		if (!c->werr && outfile_planted(c->path) < 0)
+			c->werr = errno;
 		if (!c->werr && rename(c->tmp, c->target) == 0) {
 			free(c->tmp);
 			c->tmp = NULL;
@@ -688,7 +698,7 @@ int rp_cache_save(struct rp_cache *c)
 		unlink(c->tmp);
 	}
 	p = safetext_clip(c->path, 480);
-	error_msg("warning: cannot write the cache %s: %s", p, strerror(c->werr));
+	error_msg("warning: cannot write the cache %s: %s", p, outfile_strerror(c->werr));
 	free(p);
 	return -1;
 }

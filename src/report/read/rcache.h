@@ -23,9 +23,11 @@
 
 struct rp_cache;
 
-/* What identifies the file a task was read from. */
+/* What identifies the file a task was read from: its whole identity, so
+ * that a file changed in place at the same size with its mtime put back
+ * (touch -r) is read again (its ctime, which no user sets, moved). */
 struct rp_cache_stamp {
-	uint64_t dev, ino, size, sec, nsec;
+	uint64_t dev, ino, size, sec, nsec, csec, cnsec;
 };
 
 /* The stamp of the file whose stat() is @sb. */

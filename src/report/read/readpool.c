@@ -141,7 +141,7 @@ struct rp_pool *rp_pool_new(struct rp_store *st, int jobs, rp_pool_slow_fn slow,
 }
 
 /* Whether the cache's task of @it is the file @dirfd/@name as it is now
- * (the same device, inode, size and mtime: not read again); the file's
+ * (the same device, inode, size, mtime and ctime: not read again); the file's
  * stamp is kept in @it for the cache */
 static bool cache_fresh(const struct rp_pool *p, struct item *it, int dirfd, const char *name)
 {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "basic/safetext.h"
 #include "report/write/output.h"
@@ -56,7 +57,7 @@ static int emit_one(const struct rp_emit *e, const struct rp_sizing *z,
 	default: break;
 	}
 	if (fclose(f) != 0 || r < 0 || rp_write_file(e->path, buf, len) < 0) {
-		error_msg("report: cannot write %s: %s", e->path, strerror(errno));
+		error_msg("report: cannot write %s: %s", e->path, outfile_strerror(errno));
 		r = -1;
 	} else if (r == 0) {
 		char *p = safetext_clip(e->path, 400);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/write/output.h"
 #include "basic/safetext.h"
@@ -120,7 +121,7 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 	else
 		r = rp_write_file(path, buf, len);
 	if (r < 0)
-		error_msg("cannot write %s: %s", path, strerror(errno));
+		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
 	free(buf);
 	return r;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/files/infile.h"
 #include "report/write/fmt.h"
@@ -206,7 +207,7 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 	}
 	r = rp_write_file(path, buf, len);
 	if (r < 0)
-		error_msg("cannot write %s: %s", path, strerror(errno));
+		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
 	free(buf);
 	return r;
 }

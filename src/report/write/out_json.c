@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include "basic/outfile.h"
 #include "basic/messages.h"
 #include "basic/jsontext.h"
 #include "report/write/output.h"
@@ -116,7 +117,7 @@ int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
 	else
 		r = rp_write_file(path, text, strlen(text));
 	if (r < 0)
-		error_msg("cannot write %s: %s", path, strerror(errno));
+		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
 	free(text);
 	return r;
 }
