@@ -5,6 +5,7 @@
 TP_SIGNALS_TESTS = \
 	tests/signals-stop.test \
 	tests/signals-kill.test \
-	tests/signals-forward.test
+	tests/signals-forward.test \
+	tests/signals-terminal.test
 TESTS += $(TP_SIGNALS_TESTS)
 EXTRA_DIST += $(TP_SIGNALS_TESTS)

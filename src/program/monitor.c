@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "basic/compat.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
@@ -412,12 +413,28 @@ static void on_timer(struct tp_monitor *m)
 		drain_events(m);
 }
 
+/* Ctrl-C (or Ctrl-\\) on the terminal: the kernel sent SIGINT (SIGQUIT)
+ * to the whole foreground process group, the task's main process with
+ * tpmon.  The task decides, as under a bare shell: a REPL goes on, a
+ * program that dies of it ends the run.  A SIGINT sent to tpmon alone
+ * (kill(2): SI_USER) still stops the run. */
+static bool task_got_it_too(const struct tp_monitor *m, int sig, const siginfo_t *si)
+{
+	return (sig == SIGINT || sig == SIGQUIT) && si->si_code == SI_KERNEL &&
+	       !m->r.o->pid && !m->root_done && m->r.root > 0 &&
+	       getpgid(m->r.root) == getpgrp();
+}
+
 /* SIGINT, SIGTERM, SIGHUP or SIGQUIT to tpmon: stop the task as for a
  * limit; a second one skips the grace. */
 static void on_monitor_signal(struct tp_monitor *m, int sig, const siginfo_t *si)
 {
 	if (m->detach)
 		return;		/* --pid: already leaving the processes alone */
+	if (task_got_it_too(m, sig, si)) {
+		debug_msg("signal %d from the terminal: the task has it too, and decides", sig);
+		return;
+	}
 	if (m->r.rep->monitor_signal) {
 		watchdog_hurry(&m->r.wd, now_rel(m));
 		return;
