@@ -28,6 +28,10 @@ int rp_summary_measure(const struct rp_res_info *ri, bool has_num, double num,
 		snprintf(why, whylen, "%s: %s", fig_info(ri->fig)->name, reason);
 		return -1;
 	}
+	/* another unit ("s" for a figure kept in us) came in the kind's base
+	 * unit: back to the figure's */
+	if (unit)
+		*out /= fig_base_factor(ri->fig);
 	return 0;
 }
 

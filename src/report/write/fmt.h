@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include "report/read/rtask.h"
 
-/* @v, a value of @r in the report's unit, as "3.2 MB", "1.50 GB", "42.0 s",
+/* @v, a value of @r in its summary unit (the table of figures: us for the
+ * pressure totals), as "3.2 MB", "1.50 GB", "42.0 s", "9.4 ms",
  * "3.5 min", "0.95" (cores); "-" when NAN.  Returns @buf. */
 const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v);
 

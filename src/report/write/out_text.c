@@ -55,14 +55,14 @@ static void figures(FILE *f, const struct rp_cat *c)
 	char b[5][32];
 	int r;
 
-	fprintf(f, "  %-14s%11s%11s%11s%11s%11s\n", "resource", "min", "median",
+	fprintf(f, "  %-20s%11s%11s%11s%11s%11s\n", "resource", "min", "median",
 		"p95", "max", "mean");
 	for (r = 0; r < RP_RES__COUNT; r++) {
 		const struct rp_stats *s = &c->stats[r];
 
 		if (!c->shown[r])
 			continue;
-		fprintf(f, "  %-14s%11s%11s%11s%11s%11s\n", rp_res_fig(r)->name,
+		fprintf(f, "  %-20s%11s%11s%11s%11s%11s\n", rp_res_fig(r)->name,
 			rp_fmt_value(b[0], sizeof(b[0]), r, s->min),
 			rp_fmt_value(b[1], sizeof(b[1]), r, s->median),
 			rp_fmt_value(b[2], sizeof(b[2]), r, s->p95),
