@@ -3,6 +3,7 @@
  * converted by the table of figures (fig_base_factor()). */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 #include "basic/figtable.h"
 #include "report/write/fmt.h"
 
@@ -56,6 +57,16 @@ const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v)
 		snprintf(buf, len, "%.2f", v);
 		break;
 	}
+	return buf;
+}
+
+const char *rp_fmt_utc(char *buf, size_t len, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (isnan(t) || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "unknown");
 	return buf;
 }
 

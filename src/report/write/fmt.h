@@ -15,6 +15,10 @@ const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v);
  * is not 0.00: "1234", "12.5", "0.0123"; "0" for 0, "-" when NAN. */
 const char *rp_fmt_hours(char *buf, size_t len, double h);
 
+/* A time, seconds since the epoch, as "2026-11-27 18:00:00 UTC";
+ * "unknown" when NAN.  Returns @buf. */
+const char *rp_fmt_utc(char *buf, size_t len, double t);
+
 /* A share 0..1 as "95%", "-" when NAN.  Returns @buf. */
 const char *rp_fmt_share(char *buf, size_t len, double share);
 

@@ -180,14 +180,12 @@ void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i)
 {
 	const struct rp_rec *r = &z->rec[0][i];
 	const struct rp_replay *p = &z->rep[0][i];
-	char sn[64];
+	char sn[64], why[160];
 
 	fprintf(f, "<p class=\"recommend\">Recommendation (%s): ",
 		rp_strat_name(sn, sizeof(sn), &r->strat));
 	if (!r->has)
-		fputs(r->ex.failed && !r->ex.no_memory && !r->ex.absurd ?
-		      "none: every task failed or was stopped at a limit." :
-		      "none: no task ended well with a usable memory figure.", f);
+		fprintf(f, "none: %s.", rp_rec_none_why(r));
 	else {
 		fprintf(f, "%" PRId64 " core%s, %" PRId64 " MB", r->cores, r->cores == 1 ? "" : "s",
 			r->memory);
@@ -198,6 +196,8 @@ void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i)
 		fprintf(f, "; replayed: %zu of %zu tasks over it, %.1f of %.1f memory MB hours "
 			"used.", p->rec.exceeded, p->rec.tasks, p->rec.mem_used, p->rec.mem_alloc);
 	}
+	if (rp_rec_floor_why(why, sizeof(why), r))
+		fprintf(f, " Requests: %s.", why);
 	if (r->fallback)
 		fprintf(f, " %zu tasks, fewer than the %zu a quantile of %g needs: max instead.",
 			r->used, r->need, r->strat.q);
