@@ -140,8 +140,9 @@ static void savings(FILE *f, const struct rp_sizing *z)
 		if (z->strat[s].s == RP_S_MAX)
 			base = z->total[s].rec.mem_alloc;
 	fprintf(f, "<section class=\"savings\"><h2>Savings and risk per strategy</h2>\n"
-		"<p class=\"note\">The %zu tasks that ended well replayed under each strategy "
-		"(margin %g%%), with its engine's retry; saved: memory hours against %s.</p>\n",
+		"<p class=\"note\">The %zu tasks that ended well or were stopped with a retry, "
+		"replayed under each strategy (margin %g%%), with its engine's retry; saved: "
+		"memory hours against %s.</p>\n",
 		t0->rec.tasks, z->opts.margin * 100, req ? "the records' own requests" : "max");
 	fputs("<table class=\"savings\"><tr><th>strategy</th><th>memory GB hours</th>"
 	      "<th>used</th><th>core hours</th><th>retried</th><th>failed</th><th>saved</th>"
