@@ -143,6 +143,12 @@ const struct tp_fig_info *fig_info(enum tp_fig f)
 	return &table[f];
 }
 
+double fig_base_factor(enum tp_fig f)
+{
+	/* the one summary unit that is not the base unit of its kind */
+	return table[f].kind == TP_UNIT_TIME && strcmp(table[f].unit, "us") == 0 ? 1e-6 : 1;
+}
+
 int fig_by_name(const char *name)
 {
 	int f;

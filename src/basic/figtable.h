@@ -117,6 +117,12 @@ const char *fig_series_name(const struct tp_series_col *c);
 /* The row of figure @f (< TP_FIG__COUNT). */
 const struct tp_fig_info *fig_info(enum tp_fig f);
 
+/* What one summary unit of figure @f is in the base unit of its kind
+ * (TP_UNIT_TIME: s, TP_UNIT_SIZE: MB, cores and counts: 1): 1e-6 for the
+ * pressure totals, kept in us.  The report's one conversion: what it
+ * shows people is a value times this. */
+double fig_base_factor(enum tp_fig f);
+
 /* The figure whose summary key is @name, or -1. */
 int fig_by_name(const char *name);
 

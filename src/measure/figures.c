@@ -390,8 +390,14 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 	if (rep->memory_pss > rep->value[TP_RES_MEMORY])
 		rep->memory_pss = rep->value[TP_RES_MEMORY];
 	rep->cores_avg = t > 0 ? cpu / t : 0;
-	/* a task shorter than the window: its average is its peak */
-	if (!rep->known[TP_RES_CORES] || (t < TP_CORES_PEAK_WINDOW && rep->cores_avg > rep->value[TP_RES_CORES])) {
+	/* the peak is the largest rate over a span of at least the window,
+	 * and the whole run is such a span (or, shorter than the window, its
+	 * only one): never under the mean.  The windows see the CPU time the
+	 * samples saw (10 ms ticks of live processes, and the reaped ones),
+	 * the mean the run's whole CPU time (the accounting's or the
+	 * cgroup's), also what went before the first sample and after the
+	 * last: a REPL busy only at its start had a mean of 0.01, a peak of 0 */
+	if (!rep->known[TP_RES_CORES] || rep->cores_avg > rep->value[TP_RES_CORES]) {
 		rep->value[TP_RES_CORES] = rep->cores_avg;
 		rep->known[TP_RES_CORES] = true;
 		rep->peak_time[TP_RES_CORES] = t;

@@ -106,7 +106,7 @@ int plot_main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	if (rp_series_read(series, &s) < 0)
 		goto out;
-	rp_run_read(template, &run);
+	rp_run_read(template, &s, &run);
 	t0 = run.start > 0 ? run.start : s.first;
 	if (gp_open(&g, "plot") < 0)
 		goto out;

@@ -77,7 +77,7 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 	bool empty = false;
 
 	if (!to_stdout) {
-		rp_out_text(stdout, c, n, zs);
+		rp_out_text(stdout, st, c, n, zs);
 		rp_notes_text(stdout, st);
 	}
 	if (o->json) {

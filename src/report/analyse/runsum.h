@@ -25,6 +25,18 @@ struct rp_runsum {
  * unknown). */
 struct rp_usage rp_task_usage(const struct rp_task *t);
 
+/* The memory GB hours that cctools' max seen allocation of group @c
+ * leaves unused: (allocation - peak) x wall time, summed over its tasks
+ * that ended normally at or under it; 0 without an allocation. */
+double rp_group_waste_gbh(const struct rp_store *st, const struct rp_cat *c);
+
+/* Call @fn for each task of the @n groups @c that failed or was stopped
+ * at a limit, in the groups' order, at most @max times; returns how many
+ * there are. */
+size_t rp_runsum_failed(const struct rp_store *st, const struct rp_cat *c, size_t n,
+			size_t max, void (*fn)(void *ctx, const struct rp_cat *c,
+					       const struct rp_task *t), void *ctx);
+
 /* The summary of the @n analysed groups @c of @st. */
 void rp_runsum_compute(const struct rp_store *st, const struct rp_cat *c, size_t n,
 		       struct rp_runsum *out);

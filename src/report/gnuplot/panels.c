@@ -121,20 +121,20 @@ static const char *const style =
 
 	"set datafile missing 'nan'\n";
 
-/* The rate of a cumulative column over spans of at least RATE_SPAN s (the
- * first samples come 10 ms apart, and CPU time in 10 ms ticks), held
- * between two spans: rate(N, t, v) in the script, state in variables
- * suffixed N. */
-#define RATE_SPAN 0.25
+/* The rate of a cumulative column over spans of at least RP_RATE_SPAN s
+ * (series.h: the first samples come 10 ms apart, and CPU time in 10 ms
+ * ticks; the title's peak cores is this curve's, computed by the reader),
+ * held between two spans: rate(N, t, v) in the script, state in
+ * variables suffixed N. */
 
 /* Define rate@n(t, v) in the script: the rate of a cumulative column
- * since the last point at least RATE_SPAN s before, held in between. */
+ * since the last point at least RP_RATE_SPAN s before, held in between. */
 static void define_rate(FILE *f, int n)
 {
 	fprintf(f, "pt%d = 0; pv%d = 0; r%d = 0; first%d = 1\n", n, n, n, n);
 	fprintf(f, "rate%d(t, v) = (first%d || t - pt%d >= %g) ? "
 		"(r%d = first%d ? 0 : (v - pv%d) / (t - pt%d), first%d = 0, pt%d = t, pv%d = v, r%d) : r%d\n",
-		n, n, n, RATE_SPAN, n, n, n, n, n, n, n, n, n);
+		n, n, n, RP_RATE_SPAN, n, n, n, n, n, n, n, n, n);
 }
 
 /* The using expression of curve @c into @buf (a rate defined first). */

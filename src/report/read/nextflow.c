@@ -340,6 +340,8 @@ int rp_nextflow_row(struct rp_nextflow *nf, struct rp_store *st,
 		t->command = xstrdup(v[NF_NAME]);
 	if (v[NF_HOSTNAME] && !rp_table_missing(v[NF_HOSTNAME]))
 		t->host = xstrdup(v[NF_HOSTNAME]);
+	if (v[NF_HASH] && !rp_table_missing(v[NF_HASH]))
+		t->task_id = xstrdup(v[NF_HASH]);
 	t->v[RP_WALL_TIME] = get(v[NF_REALTIME], rp_nf_duration);
 	t->v[RP_MEMORY] = get(v[NF_PEAK_RSS], rp_nf_memory);
 	if (isnan(t->v[RP_MEMORY]))

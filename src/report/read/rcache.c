@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* rcache.c: the report's cache of tasks read from summaries (rcache.h).
- * The file: "TPMONRC4", the number of resources, the inputs (the
+ * The file: "TPMONRC5", the number of resources, the inputs (the
  * ident), then blocks, each its length (u32), a zero (u32), a checksum
  * of its bytes seeded with its number (u64) and the bytes, and a last
  * block of length 0 followed by the number of entries and a checksum of
@@ -9,8 +9,9 @@
  * (how many bytes it shares with the entry before it in the block (u16),
  * the length of the rest (u16) and its bytes), how it was read (full),
  * the stamp of the file read (device, inode, size, mtime s and ns, ctime
- * s and ns; "TPMONRC3" had no ctime: such a cache is rebuilt), the
- * task's resources, start and end (a u32 of which are known, then those
+ * s and ns; "TPMONRC3" had no ctime, "TPMONRC4" no retry: such a cache is
+ * rebuilt), the task's resources, start, end and retry's memory and wall
+ * time (a u32 of which are known, then those
  * as doubles), exit status (i64), number of notes
  * (u32), partial (u8), and its eight strings (category, command, host,
  * exit_type, cause, detail, notes, notes_text) each a reference (u32):
@@ -35,10 +36,10 @@
 #include "report/read/rcache.h"
 #include "report/read/rsummary.h"
 
-#define MAGIC "TPMONRC4"
+#define MAGIC "TPMONRC5"
 #define MAGIC_FAMILY 7		/* "TPMONRC": a cache of some version */
 #define NSTR 8
-#define NVAL (RP_RES__COUNT + 2)	/* the resources, start and end */
+#define NVAL (RP_RES__COUNT + 4)	/* the resources, start, end, the retry */
 #define NO_STRING 0xffffffffU
 #define NEW_STRING 0xfffffffeU
 #define PATH_MAX_LEN 4096
@@ -213,6 +214,8 @@ void rp_cache_put(struct rp_cache *c, const char *path, int full,
 	memcpy(v, t->v, sizeof(t->v));
 	v[RP_RES__COUNT] = t->started;
 	v[RP_RES__COUNT + 1] = t->ended;
+	v[RP_RES__COUNT + 2] = t->retry_memory;
+	v[RP_RES__COUNT + 3] = t->retry_wall_time;
 	for (i = 0; i < NVAL; i++)
 		known |= isnan(v[i]) ? 0 : 1U << i;
 	put_u32(&c->out, c->input);
@@ -377,6 +380,8 @@ static bool parse_entry(struct rp_cache *c, struct rp_store *st, struct cur *cur
 	memcpy(t->v, v, sizeof(t->v));
 	t->started = v[RP_RES__COUNT];
 	t->ended = v[RP_RES__COUNT + 1];
+	t->retry_memory = v[RP_RES__COUNT + 2];
+	t->retry_wall_time = v[RP_RES__COUNT + 3];
 	t->exit_status = (long)status;
 	t->category = (char *)s[0];
 	t->command = (char *)s[1];

@@ -28,6 +28,10 @@ int rp_summary_measure(const struct rp_res_info *ri, bool has_num, double num,
 		snprintf(why, whylen, "%s: %s", fig_info(ri->fig)->name, reason);
 		return -1;
 	}
+	/* another unit ("s" for a figure kept in us) came in the kind's base
+	 * unit: back to the figure's */
+	if (unit)
+		*out /= fig_base_factor(ri->fig);
 	return 0;
 }
 
@@ -151,6 +155,33 @@ static void end_fields(struct rp_task *t, const json_t *end, const json_t *endin
 	set_string(&t->detail, json_object_get(ending, "detail"));
 }
 
+/* The summary's retry, {"resource": "memory", "value": [N, "MB"]} or
+ * wall_time's [S, "s"] (absent or null: none), into the task's retry. */
+static void retry_fields(struct rp_task *t, const json_t *retry)
+{
+	const char *res = json_string_value(json_object_get(retry, "resource"));
+	const json_t *val = json_object_get(retry, "value");
+	enum rp_res r;
+	char why[128];
+	double v;
+
+	if (!res)
+		return;
+	if (strcmp(res, "memory") == 0)
+		r = RP_MEMORY;
+	else if (strcmp(res, "wall_time") == 0)
+		r = RP_WALL_TIME;
+	else
+		return;
+	if (!val || resource_value(val, rp_res_info(r), &v, why, sizeof(why)) < 0 ||
+	    !(v > 0))
+		return;
+	if (r == RP_MEMORY)
+		t->retry_memory = v;
+	else
+		t->retry_wall_time = v;
+}
+
 /* The most notes of one summary read (a hostile file may hold more). */
 #define NOTES_MAX 32
 
@@ -211,6 +242,7 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 	t->started = time_value(json_object_get(root, "start"));
 	end_fields(t, json_object_get(root, "end"), json_object_get(root, "ending"));
 	notes_fields(t, json_object_get(root, "notes"));
+	retry_fields(t, json_object_get(root, "retry"));
 	t->partial = json_is_true(json_object_get(root, "partial"));
 	set_string(&t->category, json_object_get(root, "category"));
 	set_string(&t->command, json_object_get(root, "command"));

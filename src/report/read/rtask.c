@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/xmalloc.h"
 #include "report/read/rtask.h"
 
 /* The report's order; the kind in which the report reads a value (gpus:
@@ -60,6 +61,19 @@ const char *rp_given_csv(enum rp_given g)
 	return given[g].csv;
 }
 
+char *rp_task_name_dup(const struct rp_task *t)
+{
+	const char *cat = t->category ? t->category : "default";
+
+	if (t->command && t->task_id)
+		return xasprintf("%s [%s]", t->command, t->task_id);
+	if (t->command)
+		return xasprintf("%s: %s", cat, t->command);
+	if (t->task_id)
+		return xasprintf("%s [%s]", cat, t->task_id);
+	return xasprintf("%s: %s", cat, t->source ? t->source : "?");
+}
+
 void rp_task_init(struct rp_task *t)
 {
 	int i;
@@ -70,6 +84,7 @@ void rp_task_init(struct rp_task *t)
 	for (i = 0; i < RP_G__COUNT; i++)
 		t->given[i] = NAN;
 	t->started = t->ended = t->req_wall_time = NAN;
+	t->retry_memory = t->retry_wall_time = NAN;
 	t->exit_status = -1;
 }
 
@@ -84,9 +99,10 @@ void rp_task_clear(struct rp_task *t)
 		free(t->detail);
 		free(t->notes);
 		free(t->notes_text);
+		free(t->task_id);
 	}
 	t->category = t->command = t->exit_type = t->host = NULL;
-	t->cause = t->detail = t->notes = t->notes_text = NULL;
+	t->cause = t->detail = t->notes = t->notes_text = t->task_id = NULL;
 	t->pooled = false;
 }
 

@@ -71,6 +71,9 @@ struct rp_task {
 	double v[RP_RES__COUNT];	/* NAN when unknown */
 	double given[RP_G__COUNT];	/* allocated by the engine; NAN unknown */
 	double req_wall_time;	/* the wall time requested (a limit), s; NAN unknown */
+	/* the summary's retry, what to ask for next time after a limit or an
+	 * OOM kill: memory (MB) or wall time (s); NAN when it gave none */
+	double retry_memory, retry_wall_time;
 	/* the strings: owned, or the store's when @pooled (rp_store_seal()) */
 	char *category;		/* or NULL: "default" then */
 	char *command;		/* or NULL */
@@ -80,6 +83,9 @@ struct rp_task {
 	char *detail;		/* or NULL: end.detail, one sentence */
 	char *notes;		/* or NULL: the notes' codes, ", " between */
 	char *notes_text;	/* or NULL: "code: text" each, "; " between */
+	char *task_id;		/* or NULL: the record's own id of the task
+				 * (Nextflow's hash; summaries have none, and
+				 * --cache keeps none) */
 	size_t nnotes;		/* how many notes the summary gave */
 	const char *source;	/* borrowed from the store's list of sources */
 	double started, ended;	/* seconds since the epoch; NAN unknown */
@@ -90,6 +96,12 @@ struct rp_task {
 	bool partial;		/* the summary said "partial": true */
 	bool pooled;		/* the strings are the store's, not owned */
 };
+
+/* How a person finds task @t, a new string (untrusted text: each writer
+ * escapes it): a Nextflow task's name (with its tag) and hash,
+ * "align (s1) [40/936c81]"; else its category and command, "align:
+ * bwa mem ..."; else its category or its record's path. */
+char *rp_task_name_dup(const struct rp_task *t);
 
 /* @t empty: every value unknown (NAN), no strings, status unknown. */
 void rp_task_init(struct rp_task *t);

@@ -47,23 +47,53 @@ static int find_column(const char *header, const char *name)
 	return found;
 }
 
-/* Raise @max to the value of column @col of @line; set @known when it is
- * a number (tpmon writes nan for an unknown value). */
-static void note_max(const char *line, int col, double *max, bool *known)
+/* The value of column @col (from 1) of @line into @v: false when it is
+ * no number (tpmon writes nan for an unknown value). */
+static bool col_value(const char *line, int col, double *v)
 {
 	const char *p = line;
 	int i;
-	double v;
 
 	for (i = 1; i < col && *p; i++) {
 		p += strcspn(p, " \t");
 		p += strspn(p, " \t");
 	}
-	if (col <= 0 || sscanf(p, "%lf", &v) != 1 || !isfinite(v))
+	return col > 0 && sscanf(p, "%lf", v) == 1 && isfinite(*v);
+}
+
+/* Raise @max to the value of column @col of @line; set @known when it is
+ * a number. */
+static void note_max(const char *line, int col, double *max, bool *known)
+{
+	double v;
+
+	if (!col_value(line, col, &v))
 		return;
 	*known = true;
 	if (v > *max)
 		*max = v;
+}
+
+/* The CPU time per second that `tpmon plot`'s curve shows at this
+ * line, by its rule (series.h, RP_RATE_SPAN), and its peak so far. */
+static void note_cpu_rate(const char *line, struct rp_series *s)
+{
+	double t, v;
+
+	if (!col_value(line, 1, &t) || !col_value(line, s->col[RP_COL_CPU], &v))
+		return;
+	if (!s->rate_started) {
+		s->rate_started = true;
+	} else if (t - s->rate_t >= RP_RATE_SPAN) {
+		double r = (v - s->rate_v) / (t - s->rate_t);
+
+		if (r > s->cpu_peak)
+			s->cpu_peak = r;
+	} else {
+		return;
+	}
+	s->rate_t = t;
+	s->rate_v = v;
 }
 
 /* One line of the series: the header, a sample after it, or a comment.
@@ -84,6 +114,7 @@ static bool series_line(const char *line, struct rp_series *s, bool *header)
 		s->rows++;
 		for (k = 0; k < RP_COL__COUNT; k++)
 			note_max(line, s->col[k], &s->max[k], &s->known[k]);
+		note_cpu_rate(line, s);
 	}
 	return true;
 }
@@ -190,8 +221,10 @@ static void stop_cause(struct rp_run *run)
 	}
 }
 
-/* The fields of run->root that the plot shows. */
-static void run_fields(struct rp_run *run)
+/* The fields of run->root that the plot shows; the peak cores are those
+ * of the curve of series @s (its cpu_peak), so that the title and the
+ * curve agree. */
+static void run_fields(struct rp_run *run, const struct rp_series *s)
 {
 	char f[5][32];
 	const char *cmd;
@@ -206,7 +239,7 @@ static void run_fields(struct rp_run *run)
 	snprintf(run->figures, sizeof(run->figures),
 		 "wall %s s, cpu %s s, peak %s cores, RSS %s MB, %s processes%s%s",
 		 figure(f[0], run->wall), figure(f[1], num(run->root, res_info(TP_RES_CPU_TIME)->name)),
-		 figure(f[2], num(run->root, res_info(TP_RES_CORES)->name)),
+		 figure(f[2], s->cpu_peak),
 		 figure(f[3], num(run->root, res_info(TP_RES_MEMORY)->name)),
 		 figure(f[4], num(run->root, res_info(TP_RES_TOTAL_PROCESSES)->name)),
 		 run->why[0] ? "; stopped: " : "", run->why);
@@ -215,7 +248,7 @@ static void run_fields(struct rp_run *run)
 		run->title = safetext_clip(cmd, 83);
 }
 
-void rp_run_read(const char *template, struct rp_run *run)
+void rp_run_read(const char *template, const struct rp_series *s, struct rp_run *run)
 {
 	static const char *const suffixes[] = { ".tpmon.json", ".summary" };
 	bool skipped = false;
@@ -242,7 +275,7 @@ void rp_run_read(const char *template, struct rp_run *run)
 		free(path);
 	}
 	if (run->root)
-		run_fields(run);
+		run_fields(run, s);
 	else if (!skipped)
 		error_msg("plot: note: no summary for %s: no limits drawn", template);
 }

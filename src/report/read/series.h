@@ -23,7 +23,17 @@ struct rp_series {
 	bool known[RP_COL__COUNT];	/* a sample gives it a number (not nan) */
 	double first, last;		/* times of the first and last samples */
 	unsigned rows;
+	/* the largest CPU time per second the plot's curve shows (over
+	 * spans of at least RP_RATE_SPAN s), and where its rate stands */
+	double cpu_peak;
+	bool rate_started;
+	double rate_t, rate_v;
 };
+
+/* The rate of a cumulative column (CPU time, bytes) that `tpmon plot`
+ * draws: over spans of at least this many seconds since the last point
+ * that ended one, held in between. */
+#define RP_RATE_SPAN 0.25
 
 /* The longest series line read, in bytes. */
 #define RP_SERIES_LINE_MAX 65536
@@ -48,11 +58,12 @@ struct rp_run {
 };
 
 /* The summary of the run TEMPLATE: TEMPLATE.tpmon.json (cctools mode,
- * which has every field), else TEMPLATE.summary.  A file refused as
+ * which has every field), else TEMPLATE.summary, with the peak cores of
+ * the curve of its series @s.  A file refused as
  * `tpmon report` refuses it (rp_summary_load()) is one warning line; a
  * run without a readable summary is still plotted, without limits (@run
  * then says nothing).  Free with rp_run_free(). */
-void rp_run_read(const char *template, struct rp_run *run);
+void rp_run_read(const char *template, const struct rp_series *s, struct rp_run *run);
 void rp_run_free(struct rp_run *run);
 
 /* The declared limit of the resource @res, <0 when none. */

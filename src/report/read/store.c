@@ -133,6 +133,7 @@ void rp_store_seal(struct rp_store *st)
 		seal_string(st, &t->detail);
 		seal_string(st, &t->notes);
 		seal_string(st, &t->notes_text);
+		seal_string(st, &t->task_id);
 		t->pooled = true;
 	}
 	/* (a task pushed from the cache is the store's already) */

@@ -17,12 +17,12 @@
  * above (monitor_version). */
 enum {
 	K_START = RP_RES__COUNT, K_END, K_CATEGORY, K_COMMAND, K_HOST, K_EXIT_TYPE,
-	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K__COUNT
+	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K__COUNT
 };
 
 static const char *const other_keys[K__COUNT - RP_RES__COUNT] = {
 	"start", "end", "category", "command", "host", "exit_type", "exit_status",
-	"monitor_version", "partial", "ending", "notes",
+	"monitor_version", "partial", "ending", "notes", "retry",
 };
 
 /* What a kept key held. */
@@ -32,7 +32,8 @@ struct val {
 	bool has_num;		/* a number, or an array whose first element is one */
 	bool is_int;		/* the number itself (not in an array) is an integer */
 	bool is_true;		/* the literal true */
-	bool declined;		/* a form only jansson's path reads (notes given) */
+	bool declined;		/* a form only jansson's path reads (notes or a
+				 * retry given) */
 	const char *cause, *detail;	/* ending's strings */
 	double num;
 	long long ival;
@@ -289,7 +290,8 @@ static int ending_value(struct scan *s, struct val *v)
 
 /* A kept key's value: a number or a string as value() keeps it; an
  * array's first element (when a number) and second (when a string);
- * `ending`'s object; `notes` other than [] declines (read by jansson). */
+ * `ending`'s object; `notes` other than [] and `retry` other than null
+ * decline (read by jansson). */
 static int kept_value(struct scan *s, struct val *v, int k)
 {
 	if (k == K_ENDING && s->p < s->end && *s->p == '{')
@@ -301,6 +303,10 @@ static int kept_value(struct scan *s, struct val *v, int k)
 			return -1;
 		v->declined = s->p - open > 2;	/* not "[]" */
 		return 0;
+	}
+	if (k == K_RETRY) {
+		v->declined = s->p < s->end && *s->p != 'n';	/* not null */
+		return value(s, 1, v);
 	}
 	if (s->p < s->end && *s->p == '[') {
 		struct val el = { 0 };
@@ -399,7 +405,8 @@ int rp_sumscan_fill(struct rp_task *t, char *text, size_t len)
 
 	pthread_once(&kept_once, kept_init);
 	memset(vals, 0, sizeof(vals));
-	if (top(&s, vals) < 0 || vals[K_NOTES].declined || measures(t, vals) < 0)
+	if (top(&s, vals) < 0 || vals[K_NOTES].declined || vals[K_RETRY].declined ||
+	    measures(t, vals) < 0)
 		return -1;
 	t->started = kept_time(&vals[K_START]);
 	t->ended = kept_time(&vals[K_END]);

@@ -78,6 +78,12 @@ int rp_task_usable(const struct rp_task *t)
 	return 0;
 }
 
+bool rp_task_taught(const struct rp_task *t)
+{
+	return t->end != RP_SUCCEEDED && t->end != RP_RUNNING &&
+	       (t->retry_memory > 0 || t->retry_wall_time > 0);
+}
+
 int64_t rp_round_memory(double mb)
 {
 	return round_memory_mb(mb);
@@ -209,16 +215,74 @@ static void cctools(const struct rp_store *st, const struct rp_cat *c, struct rp
 		r->retry[a] = al[a][RP_MAX_SEEN];
 }
 
+/* The floors of @g: the largest retry of its taught tasks (already
+ * rounded as requests are), and the peak cores among them. */
+static void floors(const struct rp_store *st, const struct rp_group *g, struct rp_rec *r,
+		   double *cores)
+{
+	double mem = NAN, wall = NAN;
+	size_t i;
+
+	*cores = NAN;
+	for (i = 0; i < g->n; i++) {
+		const struct rp_task *t = &st->tasks[g->idx[i]];
+
+		if (!rp_task_taught(t))
+			continue;
+		r->taught++;
+		mem = fmax(mem, t->retry_memory);
+		wall = fmax(wall, t->retry_wall_time);
+		*cores = fmax(*cores, t->v[RP_CORES]);
+	}
+	r->floor_memory = isnan(mem) ? -1 : rp_round_memory(mem);
+	r->floor_wall_time = isnan(wall) ? -1 : rp_round_time(wall);
+}
+
+/* @v raised to @floor (< 0: none), within --max's @max; was it? */
+static bool raise_to(int64_t *v, int64_t floor, double max)
+{
+	int64_t want = cap(floor, max);
+
+	if (floor < 0 || *v >= want)
+		return false;
+	*v = want;
+	return true;
+}
+
+/* No request goes under what a taught task showed it needs: memory,
+ * wall time, and cctools' retry; with no usable task, the floors are
+ * the request (when one gives memory). */
+static void apply_floors(struct rp_rec *r, double cores, const double max[RP_A__COUNT])
+{
+	if (!r->has) {
+		if (r->floor_memory < 0)
+			return;
+		r->has = r->from_retry = true;
+		r->cores = cap(isnan(cores) ? 1 : rp_round_cores(cores), max[RP_A_CORES]);
+		r->memory = cap(r->floor_memory, max[RP_A_MEMORY]);
+		r->wall_time = r->floor_wall_time;
+		return;
+	}
+	r->raised |= raise_to(&r->memory, r->floor_memory, max[RP_A_MEMORY]);
+	if (r->wall_time >= 0 || r->strat.s == RP_S_MAX || r->strat.s == RP_S_QUANTILE)
+		r->raised |= raise_to(&r->wall_time, r->floor_wall_time, -1);
+	if (r->retry[RP_A_MEMORY] >= 0)
+		raise_to(&r->retry[RP_A_MEMORY], r->floor_memory, max[RP_A_MEMORY]);
+}
+
 void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
 		  const struct rp_strat *s, double margin,
 		  const double max[RP_A__COUNT], struct rp_rec *r)
 {
+	double cores;
+
 	const struct rp_group *g = c->group;
 	size_t i, oom = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->strat = *s;
 	r->cores = r->memory = r->disk = r->wall_time = -1;
+	r->floor_memory = r->floor_wall_time = -1;
 	r->retry[0] = r->retry[1] = r->retry[2] = -1;
 	for (i = 0; i < g->n; i++) {
 		switch (rp_task_usable(&st->tasks[g->idx[i]])) {
@@ -234,10 +298,10 @@ void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
 	}
 	r->retry_memory_only = r->ex.failed > 0 && oom == r->ex.failed;
 	r->has = r->used > 0;
-	if (!r->has)
-		return;
-	if (s->s == RP_S_MAX || s->s == RP_S_QUANTILE)
+	if (r->has && (s->s == RP_S_MAX || s->s == RP_S_QUANTILE))
 		measured(st, c, r, margin, max);
-	else
+	else if (r->has)
 		cctools(st, c, r, max);
+	floors(st, g, r, &cores);
+	apply_floors(r, cores, max);
 }

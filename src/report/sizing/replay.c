@@ -3,14 +3,21 @@
  * a recommendation and the retry of its engine, and under the requests
  * the records carry.  A try that runs out of memory or disk is charged
  * the task's whole wall time (when it was killed is not recorded); one
- * that runs out of time is charged the time limit. */
+ * that runs out of time is charged the time limit.  A task stopped at a
+ * limit (or killed for memory) with a retry in its summary is replayed
+ * too: its need is not known, only that it was more than it reached, so
+ * it is over its first try whatever it gives, and fits a retry that
+ * gives at least its retry. */
 #include <math.h>
 #include <string.h>
 #include "report/sizing/sizing.h"
 
-/* What one task used. */
+/* What one task used, and what it needs to fit (the same, but for a
+ * taught task: its retry). */
 struct use {
 	double mem, disk, wall, core_h;
+	double need_mem, need_wall;
+	bool taught;
 };
 
 /* What one try gives. */
@@ -20,14 +27,15 @@ struct give {
 
 static bool fits(const struct use *u, const struct give *g)
 {
-	return u->mem <= g->mem && (g->disk < 0 || isnan(u->disk) || u->disk <= g->disk) &&
-	       (g->wall < 0 || u->wall <= g->wall);
+	return u->need_mem <= g->mem && (g->disk < 0 || isnan(u->disk) || u->disk <= g->disk) &&
+	       (g->wall < 0 || u->need_wall <= g->wall);
 }
 
-/* Charge a try of @u under @g to @t; true when it fits. */
-static bool charge(struct rp_tally *t, const struct use *u, const struct give *g)
+/* Charge try @k of @u under @g to @t; true when it fits (a taught task
+ * never fits its first try). */
+static bool charge(struct rp_tally *t, const struct use *u, const struct give *g, int k)
 {
-	bool ok = fits(u, g);
+	bool ok = fits(u, g) && !(u->taught && k == 1);
 	double h = (ok || g->wall < 0 || u->wall <= g->wall ? u->wall : g->wall) / 3600;
 
 	t->mem_alloc += g->mem * h;
@@ -77,7 +85,7 @@ static void run_rec(struct rp_tally *t, const struct use *u, const struct rp_rec
 	for (k = 1; k <= tries; k++) {
 		struct give g = try_of(r, k, max);
 
-		if (charge(t, u, &g)) {
+		if (charge(t, u, &g, k)) {
 			if (k == 1)
 				t->fit++;
 			return;
@@ -99,7 +107,7 @@ static void run_req(struct rp_tally *t, const struct use *u, const struct rp_tas
 	t->tasks++;
 	t->mem_used += u->mem * u->wall / 3600;
 	t->core_used += u->core_h;
-	if (charge(t, u, &g))
+	if (charge(t, u, &g, 0))
 		t->fit++;
 	else
 		t->exceeded++;
@@ -118,6 +126,14 @@ static struct use use_of(const struct rp_task *t)
 		u.core_h = t->v[RP_CORES] * u.wall / 3600;
 	else
 		u.core_h = 0;
+	u.need_mem = u.mem;
+	u.need_wall = u.wall;
+	u.taught = rp_task_taught(t);
+	if (u.taught) {
+		u.mem = isnan(u.mem) ? 0 : u.mem;
+		u.need_mem = fmax(u.mem, isnan(t->retry_memory) ? 0 : t->retry_memory);
+		u.need_wall = fmax(u.wall, isnan(t->retry_wall_time) ? 0 : t->retry_wall_time);
+	}
 	return u;
 }
 
@@ -135,7 +151,7 @@ void rp_replay(const struct rp_store *st, const struct rp_cat *c,
 		const struct rp_task *t = &st->tasks[g->idx[i]];
 		struct use u;
 
-		if (rp_task_usable(t) != 0)
+		if (rp_task_usable(t) != 0 && !rp_task_taught(t))
 			continue;
 		u = use_of(t);
 		run_rec(&out->rec, &u, r, max);

@@ -70,6 +70,12 @@ struct rp_rec {
 	bool retry_memory_only;	/* every failure of the group an OOM kill (its
 				 * summaries' ending.cause): a retry raises memory only */
 	struct rp_excluded ex;
+	/* what tasks stopped at a limit showed they need (their summaries'
+	 * retry): the requests are at least these; -1: none */
+	int64_t floor_memory, floor_wall_time;
+	size_t taught;		/* tasks with a retry */
+	bool raised;		/* a request was raised to a floor */
+	bool from_retry;	/* no usable task: the requests are the floors */
 };
 
 /* Totals of a replay of tasks under requests. */
@@ -111,6 +117,10 @@ int rp_margin_parse(const char *arg, double *m, char *why, size_t len);
 /* Is a task usable for a recommendation?  0 yes, else why not (1 failed,
  * 2 no memory, 3 absurd). */
 int rp_task_usable(const struct rp_task *t);
+
+/* Did task @t end short of what it needed, with a retry that says how
+ * much (a task stopped at a limit, or killed for memory)? */
+bool rp_task_taught(const struct rp_task *t);
 
 /* The recommendation for group @c (analysed, with cctools' allocations)
  * by @s.  @max: --max per allocated resource, < 0 none. */

@@ -36,6 +36,23 @@ int rp_emit_parse(const char *arg, struct rp_sizing_opts *o, char *why, size_t l
 	return -1;
 }
 
+void rp_emit_left_out(FILE *f, const char *prefix, const struct rp_sizing *z,
+		      const struct rp_cat *c,
+		      const char *(*why)(const struct rp_rec *r, const char *name))
+{
+	size_t i;
+
+	for (i = 0; i < z->ng; i++) {
+		const char *w = why(&z->rec[0][i], c[i].group->name);
+
+		if (!w)
+			continue;
+		fprintf(f, "%s left out: ", prefix);
+		rp_percent(f, c[i].group->name);
+		fprintf(f, ": %s\n", w);
+	}
+}
+
 static int emit_one(const struct rp_emit *e, const struct rp_sizing *z,
 		    const struct rp_cat *c, const double max[RP_A__COUNT])
 {

@@ -17,13 +17,32 @@ static void header(FILE *f, const struct rp_sizing *z, const char *what)
 		rp_strat_name(sn, sizeof(sn), &z->strat[0]), z->opts.margin * 100);
 }
 
-static void left_out(FILE *f, size_t none, size_t bad, const char *why)
+/* Why a group is left out of a Snakemake profile, or NULL. */
+static const char *smk_why(const struct rp_rec *r, const char *name)
+{
+	if (!r->has)
+		return rp_rec_none_why(r);
+	return rp_identifier(name) ? NULL : "not a rule name";
+}
+
+/* ... of the other files. */
+static const char *none_why(const struct rp_rec *r, const char *name)
+{
+	(void)name;
+	return r->has ? NULL : rp_rec_none_why(r);
+}
+
+/* The counts of the groups left out, then each named with its reason. */
+static void left_out(FILE *f, size_t none, size_t bad, const char *why,
+		     const struct rp_sizing *z, const struct rp_cat *c,
+		     const char *(*each)(const struct rp_rec *r, const char *name))
 {
 	if (none)
 		fprintf(f, "# %zu group%s without a usable task: left out\n", none,
 			none == 1 ? "" : "s");
 	if (bad)
 		fprintf(f, "# %zu group%s %s: left out\n", bad, bad == 1 ? "" : "s", why);
+	rp_emit_left_out(f, "#", z, c, each);
 }
 
 /* One list item "NAME<key>V", as a YAML string. */
@@ -70,7 +89,7 @@ int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c
 				yaml_item(f, name, ":runtime=", r->wall_time / 60);
 		}
 	}
-	left_out(f, none, bad, "whose name is not a rule name");
+	left_out(f, none, bad, "whose name is not a rule name", z, c, smk_why);
 	return written;
 }
 
@@ -110,7 +129,7 @@ int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 		if (r->wall_time >= 0)
 			slurm_time(f, r->wall_time);
 	}
-	left_out(f, none, 0, "");
+	left_out(f, none, 0, "", z, c, none_why);
 	return written;
 }
 
@@ -183,6 +202,6 @@ int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     "        m.specify_category_first_allocation_guess(name, res)\n"
 		     "        if TPMON_MAX:\n"
 		     "            m.specify_category_max_resources(name, TPMON_MAX)\n", f);
-	left_out(f, none, 0, "");
+	left_out(f, none, 0, "", z, c, none_why);
 	return written;
 }

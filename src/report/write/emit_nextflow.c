@@ -68,6 +68,14 @@ static void limits(FILE *f, const double max[RP_A__COUNT])
 	fputs("]\n", f);
 }
 
+/* Why a process is left out, or NULL. */
+static const char *nf_why(const struct rp_rec *r, const char *name)
+{
+	if (!r->has)
+		return rp_rec_none_why(r);
+	return rp_printable_ascii(name) ? NULL : "a byte outside printable ASCII";
+}
+
 int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     const double max[RP_A__COUNT])
 {
@@ -101,5 +109,6 @@ int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 	if (bad)
 		fprintf(f, "// %zu name%s with bytes outside printable ASCII: left out\n",
 			bad, bad == 1 ? "" : "s");
+	rp_emit_left_out(f, "//", z, c, nf_why);
 	return written;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* fmt.c: readable units. */
+/* fmt.c: readable units, from a value in its figure's summary unit
+ * converted by the table of figures (fig_base_factor()). */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
+#include "basic/figtable.h"
 #include "report/write/fmt.h"
 
 static void fmt_size(char *buf, size_t len, double mb)
@@ -20,7 +23,13 @@ static void fmt_size(char *buf, size_t len, double mb)
 
 static void fmt_time(char *buf, size_t len, double s)
 {
-	if (s < 60)
+	if (s == 0)
+		snprintf(buf, len, "0 s");
+	else if (s < 0.0009995)	/* from 999.5 us on: "1.0 ms" */
+		snprintf(buf, len, "%.0f us", s * 1e6);
+	else if (s < 0.99995)	/* from 999.95 ms on: "1.00 s" */
+		snprintf(buf, len, "%.1f ms", s * 1e3);
+	else if (s < 60)
 		snprintf(buf, len, "%.2f s", s);
 	else if (s < 3600)
 		snprintf(buf, len, "%.1f min", s / 60);
@@ -36,6 +45,7 @@ const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v)
 		snprintf(buf, len, "-");
 		return buf;
 	}
+	v *= fig_base_factor(rp_res_info(r)->fig);
 	switch (rp_res_info(r)->kind) {
 	case TP_UNIT_SIZE:
 		fmt_size(buf, len, v);
@@ -47,6 +57,16 @@ const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v)
 		snprintf(buf, len, "%.2f", v);
 		break;
 	}
+	return buf;
+}
+
+const char *rp_fmt_utc(char *buf, size_t len, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (isnan(t) || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "unknown");
 	return buf;
 }
 

@@ -6,13 +6,18 @@
 #include <stddef.h>
 #include "report/read/rtask.h"
 
-/* @v, a value of @r in the report's unit, as "3.2 MB", "1.50 GB", "42.0 s",
+/* @v, a value of @r in its summary unit (the table of figures: us for the
+ * pressure totals), as "3.2 MB", "1.50 GB", "42.0 s", "9.4 ms",
  * "3.5 min", "0.95" (cores); "-" when NAN.  Returns @buf. */
 const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v);
 
 /* Hours (core hours, GB hours) with enough digits that a small figure
  * is not 0.00: "1234", "12.5", "0.0123"; "0" for 0, "-" when NAN. */
 const char *rp_fmt_hours(char *buf, size_t len, double h);
+
+/* A time, seconds since the epoch, as "2026-11-27 18:00:00 UTC";
+ * "unknown" when NAN.  Returns @buf. */
+const char *rp_fmt_utc(char *buf, size_t len, double t);
 
 /* A share 0..1 as "95%", "-" when NAN.  Returns @buf. */
 const char *rp_fmt_share(char *buf, size_t len, double share);

@@ -2,13 +2,15 @@
 /* html_run.c: the top of the --html page: the run at a glance (tasks by
  * how they ended, core hours and memory GB hours used against allocated,
  * the time span) and the table of tasks that failed or were stopped, with
- * their exit codes, causes and notes, sortable by a small inline script
+ * each by its name (a Nextflow task's name, tag and hash; a summary's
+ * category and command; its record's path on hover), their exit codes,
+ * causes and notes, sortable by a small inline script
  * that the page's Content-Security-Policy allows by its hash only.  Text
  * from the inputs goes through html_text(). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "report/analyse/runsum.h"
 #include "report/write/fmt.h"
 #include "report/write/html.h"
@@ -28,17 +30,6 @@ const char rp_html_script[] =
 	"x.cells[i].textContent,q=y.cells[i].dataset.v||y.cells[i].textContent,"
 	"m=parseFloat(p),n=parseFloat(q);return d*(isNaN(m)||isNaN(n)?p.localeCompare(q)"
 	":m-n);});r.forEach(function(e){b.appendChild(e);});});});";
-
-/* "2026-11-27 18:00:00 UTC" */
-static const char *utc(char *buf, size_t len, double t)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	if (isnan(t) || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
-		snprintf(buf, len, "unknown");
-	return buf;
-}
 
 static void usage_row(FILE *f, const char *what, double used, double alloc)
 {
@@ -64,7 +55,8 @@ static void run_summary(FILE *f, const struct rp_runsum *s)
 	usage_row(f, "CPU (core hours)", s->used.core_h, s->alloc.core_h);
 	usage_row(f, "memory (GB hours)", s->used.mem_gbh, s->alloc.mem_gbh);
 	fputs("</table>\n", f);
-	fprintf(f, "<p>From %s to %s", utc(a, sizeof(a), s->first), utc(b, sizeof(b), s->last));
+	fprintf(f, "<p>From %s to %s", rp_fmt_utc(a, sizeof(a), s->first),
+		rp_fmt_utc(b, sizeof(b), s->last));
 	if (!isnan(s->first) && !isnan(s->last) && s->last >= s->first) {
 		char d[32];
 
@@ -81,14 +73,29 @@ static void text_cell(FILE *f, const char *s)
 	fputs("</td>", f);
 }
 
-static void failed_row(FILE *f, const struct rp_cat *c, const struct rp_task *t)
+/* The task by its name (rp_task_name_dup()), its record's path on hover. */
+static void task_cell(FILE *f, const struct rp_task *t)
 {
+	char *name = rp_task_name_dup(t);
+
+	fputs("<td class=\"text\" title=\"", f);
+	html_text(f, t->source ? t->source : "-");
+	fputs("\">", f);
+	html_text(f, name);
+	fputs("</td>", f);
+	free(name);
+}
+
+static void failed_row(void *ctx, const struct rp_cat *c, const struct rp_task *t)
+{
+	FILE *f = ctx;
+
 	fputs("<tr><td class=\"name\" title=\"", f);
 	html_text(f, c->group->name);
 	fputs("\">", f);
 	html_text(f, c->group->label);
 	fputs("</td>", f);
-	text_cell(f, t->source);
+	task_cell(f, t);
 	if (t->exit_status >= 0)
 		fprintf(f, "<td data-v=\"%ld\">%ld</td>", t->exit_status, t->exit_status);
 	else
@@ -103,22 +110,14 @@ static void failed_row(FILE *f, const struct rp_cat *c, const struct rp_task *t)
 static void failed_table(FILE *f, const struct rp_store *st, const struct rp_cat *c, size_t n,
 			 size_t bad)
 {
-	size_t i, j, shown = 0;
+	size_t shown;
 
 	fprintf(f, "<section class=\"failed\"><h2>Tasks that failed or were stopped (%zu)</h2>\n"
 		"<p class=\"note\">Click a column's header to sort by it.</p>\n"
-		"<table class=\"sortable failed\"><thead><tr><th>group</th><th>record</th>"
+		"<table class=\"sortable failed\"><thead><tr><th>group</th><th>task</th>"
 		"<th>exit code</th><th>ended</th><th>cause</th><th>detail</th><th>notes</th>"
 		"</tr></thead><tbody>\n", bad);
-	for (i = 0; i < n; i++)
-		for (j = 0; j < c[i].group->n; j++) {
-			const struct rp_task *t = &st->tasks[c[i].group->idx[j]];
-
-			if (t->end != RP_FAILED && t->end != RP_EXHAUSTED)
-				continue;
-			if (shown++ < FAILED_ROWS_MAX)
-				failed_row(f, &c[i], t);
-		}
+	shown = rp_runsum_failed(st, c, n, FAILED_ROWS_MAX, failed_row, f);
 	fputs("</tbody></table>\n", f);
 	if (shown > FAILED_ROWS_MAX)
 		fprintf(f, "<p class=\"note\">and %zu more, not shown.</p>\n",

@@ -140,8 +140,9 @@ static void savings(FILE *f, const struct rp_sizing *z)
 		if (z->strat[s].s == RP_S_MAX)
 			base = z->total[s].rec.mem_alloc;
 	fprintf(f, "<section class=\"savings\"><h2>Savings and risk per strategy</h2>\n"
-		"<p class=\"note\">The %zu tasks that ended well replayed under each strategy "
-		"(margin %g%%), with its engine's retry; saved: memory hours against %s.</p>\n",
+		"<p class=\"note\">The %zu tasks that ended well or were stopped with a retry, "
+		"replayed under each strategy (margin %g%%), with its engine's retry; saved: "
+		"memory hours against %s.</p>\n",
 		t0->rec.tasks, z->opts.margin * 100, req ? "the records' own requests" : "max");
 	fputs("<table class=\"savings\"><tr><th>strategy</th><th>memory GB hours</th>"
 	      "<th>used</th><th>core hours</th><th>retried</th><th>failed</th><th>saved</th>"
@@ -180,14 +181,12 @@ void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i)
 {
 	const struct rp_rec *r = &z->rec[0][i];
 	const struct rp_replay *p = &z->rep[0][i];
-	char sn[64];
+	char sn[64], why[160];
 
 	fprintf(f, "<p class=\"recommend\">Recommendation (%s): ",
 		rp_strat_name(sn, sizeof(sn), &r->strat));
 	if (!r->has)
-		fputs(r->ex.failed && !r->ex.no_memory && !r->ex.absurd ?
-		      "none: every task failed or was stopped at a limit." :
-		      "none: no task ended well with a usable memory figure.", f);
+		fprintf(f, "none: %s.", rp_rec_none_why(r));
 	else {
 		fprintf(f, "%" PRId64 " core%s, %" PRId64 " MB", r->cores, r->cores == 1 ? "" : "s",
 			r->memory);
@@ -198,6 +197,8 @@ void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i)
 		fprintf(f, "; replayed: %zu of %zu tasks over it, %.1f of %.1f memory MB hours "
 			"used.", p->rec.exceeded, p->rec.tasks, p->rec.mem_used, p->rec.mem_alloc);
 	}
+	if (rp_rec_floor_why(why, sizeof(why), r))
+		fprintf(f, " Requests: %s.", why);
 	if (r->fallback)
 		fprintf(f, " %zu tasks, fewer than the %zu a quantile of %g needs: max instead.",
 			r->used, r->need, r->strat.q);

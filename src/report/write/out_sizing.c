@@ -5,8 +5,33 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report/write/sizing_out.h"
+#include "basic/xmalloc.h"
+
+const char *rp_rec_none_why(const struct rp_rec *r)
+{
+	return r->ex.failed && !r->ex.no_memory && !r->ex.absurd ?
+	       "every task failed or was stopped at a limit" :
+	       "no task ended well with a usable memory figure";
+}
+
+const char *rp_rec_floor_why(char *buf, size_t len, const struct rp_rec *r)
+{
+	char mem[48] = "", wall[48] = "";
+
+	if (!r->raised && !r->from_retry)
+		return NULL;
+	if (r->floor_memory >= 0)
+		snprintf(mem, sizeof(mem), "memory at least %" PRId64 " MB", r->floor_memory);
+	if (r->floor_wall_time >= 0)
+		snprintf(wall, sizeof(wall), "wall time at least %" PRId64 " min",
+			 r->floor_wall_time / 60);
+	snprintf(buf, len, "%s%s%s: the retry of %zu task%s stopped at a limit", mem,
+		 mem[0] && wall[0] ? " and " : "", wall, r->taught, r->taught == 1 ? "" : "s");
+	return buf;
+}
 
 static json_t *opt_int(int64_t v)
 {
@@ -40,11 +65,21 @@ static json_t *recommend(const struct rp_rec *r)
 	}
 	if (r->ex.failed || r->ex.no_memory || r->ex.absurd)
 		json_object_set_new(o, "excluded", excluded(&r->ex));
-	if (!r->has)
-		json_object_set_new(o, "note", json_string(r->ex.failed && !r->ex.no_memory &&
-							   !r->ex.absurd ?
-			"every task failed or was stopped at a limit: no recommendation" :
-			"no task ended well with a usable memory figure: no recommendation"));
+	if (!r->has) {
+		char *note = xasprintf("%s: no recommendation", rp_rec_none_why(r));
+
+		json_object_set_new(o, "note", json_string(note));
+		free(note);
+	}
+	if (r->taught) {
+		json_t *fl = json_object();
+
+		json_object_set_new(fl, "tasks", json_integer((json_int_t)r->taught));
+		json_object_set_new(fl, "memory", opt_int(r->floor_memory));
+		json_object_set_new(fl, "wall_time", opt_int(r->floor_wall_time));
+		json_object_set_new(fl, "raised", json_boolean(r->raised || r->from_retry));
+		json_object_set_new(o, "retry_floor", fl);
+	}
 	return o;
 }
 
@@ -115,13 +150,11 @@ void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i)
 {
 	const struct rp_rec *r = &z->rec[0][i];
 	const struct rp_replay *p = &z->rep[0][i];
-	char sn[64];
+	char sn[64], why[160];
 
 	fprintf(f, "  recommend %s: ", rp_strat_name(sn, sizeof(sn), &r->strat));
 	if (!r->has) {
-		fputs(r->ex.failed && !r->ex.no_memory && !r->ex.absurd ?
-		      "none: every task failed or was stopped at a limit\n" :
-		      "none: no task ended well with a usable memory figure\n", f);
+		fprintf(f, "none: %s\n", rp_rec_none_why(r));
 	} else {
 		fprintf(f, "%" PRId64 " core%s, %" PRId64 " MB", r->cores,
 			r->cores == 1 ? "" : "s", r->memory);
@@ -131,13 +164,16 @@ void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i)
 			fprintf(f, ", %" PRId64 " min", r->wall_time / 60);
 		fprintf(f, "; %zu of %zu tasks over it\n", p->rec.exceeded, p->rec.tasks);
 	}
+	if (rp_rec_floor_why(why, sizeof(why), r))
+		fprintf(f, "    %s\n", why);
 	if (r->fallback)
 		fprintf(f, "    %zu tasks, fewer than the %zu a quantile of %g needs: max instead\n",
 			r->used, r->need, r->strat.q);
 	if (r->ex.failed || r->ex.no_memory || r->ex.absurd)
-		fprintf(f, "    left out: %zu failed or stopped, %zu without memory, %zu absurd "
-			"(over 1 PB, 100000 cores or a year)\n",
+		fprintf(f, "    left out: %zu failed or stopped, %zu without memory, %zu absurd\n",
 			r->ex.failed, r->ex.no_memory, r->ex.absurd);
+	if (r->ex.absurd)
+		fputs("    (absurd: over 1 PB, 100000 cores or a year)\n", f);
 }
 
 /* "61%", the share of @base that @v saves; "-" without a base. */

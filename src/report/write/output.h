@@ -10,9 +10,25 @@
 #include "report/read/store.h"
 #include "report/write/sizing_out.h"
 
-/* Per category: counts, figures, allocations, fit and waste; 80 columns. */
-/* With @z (NULL: none) each group's recommendation and the savings table. */
-void rp_out_text(FILE *f, const struct rp_cat *c, size_t n, const struct rp_sizing *z);
+/* The run in a line, the tasks that failed or were stopped, then per
+ * group, worst first (failed and stopped, then the memory left unused):
+ * counts, figures, allocations, fit and waste; every line folded to 80
+ * columns.  With @z (NULL: none) each group's recommendation and the
+ * savings table. */
+void rp_out_text(FILE *f, const struct rp_store *st, const struct rp_cat *c, size_t n,
+		 const struct rp_sizing *z);
+
+/* The terminal's opening (text_run.c): the run's line and its span, and
+ * the tasks that failed or were stopped, each by its name and cause. */
+void rp_text_run(FILE *f, const struct rp_store *st, const struct rp_cat *c, size_t n);
+/* The order of the @n groups, worst first: the most failed and stopped
+ * tasks, then the most memory GB hours left unused (each into @waste[i]);
+ * an owned array of indexes. */
+size_t *rp_text_order(const struct rp_store *st, const struct rp_cat *c, size_t n,
+		      double *waste);
+/* @len bytes of @text to @f, each line longer than 80 bytes folded at a
+ * blank (else at a character), the rest indented by its indent plus 4. */
+void rp_text_fold(FILE *f, const char *text, size_t len);
 
 /* The --json document, with the @nnotes @notes on the sources (rp_notes())
  * as "notes" when there are any.  0, or -1 after an error message. */

@@ -42,6 +42,19 @@ void rp_percent(FILE *f, const char *s);
 /* Is @s a Python identifier of ASCII letters, digits and '_' (a Snakemake rule)? */
 bool rp_identifier(const char *s);
 
+/* Why group recommendation @r has none (r->has false), a phrase. */
+const char *rp_rec_none_why(const struct rp_rec *r);
+/* What the retries of its tasks stopped at a limit did to @r, a phrase
+ * ("memory at least 192 MB: the retry of 1 task stopped at a limit"),
+ * or NULL when they did nothing. */
+const char *rp_rec_floor_why(char *buf, size_t len, const struct rp_rec *r);
+/* Name each group of the @n in @c that @why (not NULL: its reason) leaves
+ * out of an emitted file, a comment line each after @prefix ("//", "#"),
+ * the name with every byte but [A-Za-z0-9._+-] as %XX. */
+void rp_emit_left_out(FILE *f, const char *prefix, const struct rp_sizing *z,
+		      const struct rp_cat *c,
+		      const char *(*why)(const struct rp_rec *r, const char *name));
+
 /* The outputs' parts. */
 /* "recommend" and "replay" of group @i into the JSON object @o. */
 void rp_sizing_json_group(json_t *o, const struct rp_sizing *z, size_t i);
