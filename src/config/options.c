@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "basic/messages.h"
+#include "basic/phases.h"
 #include "config/options.h"
 #include "basic/units.h"
 #include "basic/xmalloc.h"
@@ -157,7 +158,8 @@ static void usage_limits(void)
 "                                    Default: TPMON_EXIT_CODES, else cctools when run as\n"
 "                                    resource_monitor or with --no-pprint and --sh\n"
 "Other:\n"
-"  -d, --debug=SUBSYSTEM             debug messages (any subsystem: all)\n"
+"  -d, --debug=SUBSYSTEM             debug messages (any subsystem: all); phases:\n"
+"                                    only the ms of each phase of the start and end\n"
 "  -o, --debug-file=FILE             debug messages to FILE\n"
 "  -h, --help                        this help\n"
 "  -v, --version                     version\n"
@@ -262,6 +264,16 @@ static int parse_choice(const char *name, const char *arg, const char *first,
 }
 
 /* --tracking=auto|ptrace|poll|cgroup */
+/* -d SUBSYSTEM: "phases" prints the phase timer's lines alone (see
+ * basic/phases.h); any other name, "all" among them, every debug line. */
+static void set_debug(const char *arg)
+{
+	if (!strcmp(arg, "phases"))
+		phases_enabled = true;
+	else
+		debug_enabled = true;
+}
+
 static int parse_tracking(struct tp_options *o, const char *arg)
 {
 	static const char *const names[] = {
@@ -372,7 +384,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 		return parse_cgroup(o, arg);
 	case OPT_EXIT_CODES:
 		return parse_choice(name, arg, "task", "cctools", explicit_codes);
-	case 'd': debug_enabled = true; break;
+	case 'd': set_debug(arg); break;
 	case 'o': error_set_debug_file(arg); break;
 	case 'h': usage(); return 1;
 	case 'v': print_version(); return 1;

@@ -14,6 +14,7 @@
 #include "kernel/cgroup.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
+#include "basic/phases.h"
 #include "kernel/proc.h"
 #include "kernel/sigsender/sigprobe.h"
 #include "measure/ratewin.h"
@@ -262,16 +263,20 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 
 		disk_final(r->disk, &mb, &files);
 		figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
+		phases_mark("disk: the final footprint");
 	}
 	net_end(r->net, &r->tree);	/* sockets closing as the tree ended */
 	gpu_sample(r->gpu, &r->tree, t);	/* accounting records of the last processes */
+	phases_mark("network and GPU: the last figures");
 	run_fill_summary(r, t, true);
+	phases_mark("the report filled (the cgroup's files read)");
 	/* lines written just before the end still make their snapshot */
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
 	endwatch_fill(r->endw, r->rep, r->files, end_sender(r, &untraced),
 		      r->cg ? cgrun_v2_task(r->cg) : NULL);
+	phases_mark("the end's cause (counters, signal sender)");
 	if (r->live) {
 		struct tp_live_point p;
 
@@ -421,9 +426,11 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	ts.child_nice = r->old_nice;
 	ts.cgroup = r->cg;
 	ts.cgroup_members = r->cg && r->o->tracking == TP_TRACK_CGROUP;
+	phases_mark("network: the socket probes (BPF) chosen");
 	r->tk = track_launch(&ts, &r->tree, sk, r->self, status);
 	if (!r->tk)
 		return -1;
+	phases_mark_exec();
 	/* a UNIX socket in every process of the tree, and no traffic */
 	net_skip_inode(r->net, r->tk->nest_ino);
 	return r->tk->root;
@@ -563,6 +570,33 @@ static void open_home(struct tp_run *r)
 	r->rep->cgroup_home = true;
 }
 
+/* Before the task: the network's watch, the GPUs, and (as root, in the
+ * untraced modes) the signal-sender probe, so that a signal sent at
+ * once is seen too. */
+static void open_devices(struct tp_run *r)
+{
+	const struct tp_options *o = r->o;
+
+	r->net = net_new();
+	net_watch(r->net, &r->tree);
+	phases_mark("network: the socket table, the proc connector");
+	r->gpu = open_gpu();
+	phases_mark("GPUs: NVML");
+	if (geteuid() == 0 && o->tracking != TP_TRACK_PTRACE && !o->pid)
+		open_sigprobe(r);
+	phases_mark("the signal-sender probe (BPF)");
+}
+
+/* Once the task runs: the disk walker and the live figures (no thread
+ * of live.c's sender exists when the task forks). */
+static void start_beside(struct tp_run *r)
+{
+	start_disk(r);
+	phases_mark("the disk walker started (beside the task)");
+	r->live = live_open(r->o, r->rep->start, r->root);
+	phases_mark("live figures opened (beside the task)");
+}
+
 int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	     struct tp_summary *rep, const struct tp_track_sink *sink)
 {
@@ -594,14 +628,17 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 		return TP_STATUS_FAILURE;
 	}
 	r->signals_set = true;
+	phases_mark("setup: figures, signals, /proc");
 	r->endw = endwatch_start(cg ? cgrun_v2_task(cg) : NULL, o->measure_dirs);
 	if (!cg && o->cgroup == TP_CGROUP_AUTO && !o->pid)
 		open_home(r);
 	if (o->snapshot_events && start_watch(r) < 0)
 		return TP_STATUS_FAILURE;
+	phases_mark("the end's watch: OOM counters, devices");
 	raise_fd_limit(r);
 	raise_priority(r);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	phases_mark("descriptors, priority, subreaper");
 	rep->start = clock_wall();
 	r->t0 = clock_mono();
 	sk.t0 = r->t0;
@@ -609,12 +646,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	if (o->time_series)
 		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk,
 				       r->cg != NULL);
-	r->net = net_new();
-	net_watch(r->net, &r->tree);
-	r->gpu = open_gpu();
-	/* before the task: a signal sent at once is seen too */
-	if (geteuid() == 0 && o->tracking != TP_TRACK_PTRACE && !o->pid)
-		open_sigprobe(r);
+	open_devices(r);
 	if (o->pid) {
 		r->root = attach_task(r, &sk, &status);
 		if (r->root < 0)
@@ -636,10 +668,8 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	gpu_note_pid(r->gpu, r->root);
 	if (o->inotify && r->tk->ptraced)
 		r->files = opens_new();
-	start_disk(r);
-	/* after the task's start: no thread of live.c's sender exists
-	 * when it forks */
-	r->live = live_open(o, rep->start, r->root);
+	phases_mark("records, trace, opens (beside the task)");
+	start_beside(r);
 	return 0;
 }
 
