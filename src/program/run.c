@@ -261,8 +261,8 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 		double mb;
 		long files;
 
-		disk_final(r->disk, &mb, &files);
-		figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
+		if (disk_final(r->disk, &mb, &files))
+			figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
 		phases_mark("disk: the final footprint");
 	}
 	net_end(r->net, &r->tree);	/* sockets closing as the tree ended */
@@ -381,20 +381,51 @@ static void raise_priority(struct tp_run *r)
 		}
 }
 
+/* The bound of the first walk of the default directory (disk.h). */
+static unsigned long disk_bound(void)
+{
+	const char *env = getenv("TPMON_DISK_MAX_ENTRIES");
+	char *end;
+	unsigned long n;
+
+	if (!env || !*env)
+		return DISK_MAX_ENTRIES;
+	errno = 0;
+	n = strtoul(env, &end, 10);
+	if (errno || *end || *env == '-') {
+		warn_msg("note: TPMON_DISK_MAX_ENTRIES=%s is not a count: %lu used", env,
+			 DISK_MAX_ENTRIES);
+		return DISK_MAX_ENTRIES;
+	}
+	return n;
+}
+
+/* The disk walker, on --measure-dir's directories, else on the working
+ * directory; that one bounded (a tree not the task's own is not walked
+ * whole, disk.h) unless a disk limit needs its figure, and not walked at
+ * all where it is a tree the system shares (/, /usr, /tmp...). */
 static void start_disk(struct tp_run *r)
 {
-	static const char *cwd_only[] = { ".", NULL };
-	const char *const *dirs = r->o->measure_dirs ? r->o->measure_dirs : cwd_only;
+	const struct tp_options *o = r->o;
+	bool limited = o->limits.set[TP_RES_DISK] || o->limits.set[TP_RES_TOTAL_FILES];
 	char *cwd;
 
-	if (!r->o->disk)
+	if (!o->disk)
 		return;
+	if (o->measure_dirs) {
+		r->disk = disk_start((const char *const *)o->measure_dirs, 1.0, 0);
+		return;
+	}
 	cwd = getcwd(NULL, 0);
-	const char *abs_cwd[] = { cwd, NULL };
+	if (cwd && !limited && disk_shared_dir(cwd)) {
+		warn_msg("note: the working directory %s is shared by the system, not the "
+			 "task's own: its disk footprint is not measured (disk and total_files "
+			 "null; --measure-dir=DIR measures a tree)", cwd);
+	} else {
+		const char *dirs[] = { cwd ? cwd : ".", NULL };
 
-	if (!r->o->measure_dirs && cwd)
-		dirs = abs_cwd;
-	r->disk = disk_start(dirs, 1.0);
+		r->disk = disk_start(dirs, 1.0, limited ? 0 : disk_bound());
+	}
 	free(cwd);
 }
 
