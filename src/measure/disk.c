@@ -22,6 +22,8 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,6 +78,8 @@ struct tp_disk {
 	unsigned long max_entries;	/* a walk's bound (0: none) */
 	bool over;			/* a walk passed it: no figures */
 	bool watched;			/* the latest walk watched every directory */
+	int nice_beside;		/* the walker's nice value while the task runs */
+	pid_t tid;			/* the walker's thread id (0 until it runs) */
 };
 
 /* inotify watches one run may add: each costs the kernel about 1 KB,
@@ -481,6 +485,10 @@ static void *disk_thread(void *arg)
 	struct walk_sum sum;
 
 	pthread_mutex_lock(&d->lock);
+	/* no more favoured than the task while it runs: tpmon's raised
+	 * priority would let the first walk slow a short task down */
+	d->tid = (pid_t)syscall(SYS_gettid);
+	setpriority(PRIO_PROCESS, (id_t)d->tid, d->nice_beside);
 	while (!d->stop && !d->over) {
 		double t0, took;
 		unsigned long mine = ++d->started;
@@ -538,7 +546,8 @@ int disk_check_dirs(const char *const *dirs)
 	return 0;
 }
 
-struct tp_disk *disk_start(const char *const *dirs, double period, unsigned long max_entries)
+struct tp_disk *disk_start(const char *const *dirs, double period, unsigned long max_entries,
+			   int nice_beside)
 {
 	struct tp_disk *d = xcalloc(1, sizeof(*d));
 	size_t n = 0, i;
@@ -552,6 +561,7 @@ struct tp_disk *disk_start(const char *const *dirs, double period, unsigned long
 		d->dirs[i] = xstrdup(dirs[i]);
 	d->period = period;
 	d->max_entries = max_entries;
+	d->nice_beside = nice_beside;
 	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->cond, NULL);
@@ -608,6 +618,9 @@ bool disk_final(struct tp_disk *d, double *mb, long *files)
 	bool known;
 
 	pthread_mutex_lock(&d->lock);
+	/* the task is over: what is left of the walk is tpmon's own time */
+	if (d->tid)
+		setpriority(PRIO_PROCESS, (id_t)d->tid, getpriority(PRIO_PROCESS, 0));
 	settle(d);
 	if (!d->over && !d->stop && (!d->have || changed_since_walk(d))) {
 		/* a walk that begins now */

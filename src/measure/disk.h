@@ -25,9 +25,12 @@ bool disk_shared_dir(const char *path);
 
 /* Start walking @dirs (NULL-terminated, copied) about every @period s.
  * A first walk past @max_entries entries (0: no bound) stops, with one
- * note: the tree is not the task's own, and no figure comes.  Returns
- * NULL (with a message) if the thread cannot start. */
-struct tp_disk *disk_start(const char *const *dirs, double period, unsigned long max_entries);
+ * note: the tree is not the task's own, and no figure comes.  The walker
+ * runs at nice @nice_beside (the task's) until disk_final(), then at
+ * the caller's.  Returns NULL (with a message) if the thread cannot
+ * start. */
+struct tp_disk *disk_start(const char *const *dirs, double period, unsigned long max_entries,
+			   int nice_beside);
 
 /* Latest complete walk: false until the first one finishes, or when the
  * bound was passed. */

@@ -413,7 +413,7 @@ static void start_disk(struct tp_run *r)
 	if (!o->disk)
 		return;
 	if (o->measure_dirs) {
-		r->disk = disk_start((const char *const *)o->measure_dirs, 1.0, 0);
+		r->disk = disk_start((const char *const *)o->measure_dirs, 1.0, 0, r->old_nice);
 		return;
 	}
 	cwd = getcwd(NULL, 0);
@@ -424,7 +424,7 @@ static void start_disk(struct tp_run *r)
 	} else {
 		const char *dirs[] = { cwd ? cwd : ".", NULL };
 
-		r->disk = disk_start(dirs, 1.0, limited ? 0 : disk_bound());
+		r->disk = disk_start(dirs, 1.0, limited ? 0 : disk_bound(), r->old_nice);
 	}
 	free(cwd);
 }
