@@ -188,6 +188,9 @@ static uint64_t file_bytes(const struct stat *st)
 /* The footprint of one entry (a file with several links counts once). */
 static void count_entry(struct walk *w, const struct stat *st)
 {
+	/* a file written through a link elsewhere tells no watch here */
+	if (st->st_nlink > 1 && !S_ISDIR(st->st_mode))
+		w->unwatched = true;
 	if (st->st_nlink > 1 && !S_ISDIR(st->st_mode) &&
 	    seen_before(&w->links, st->st_dev, st->st_ino))
 		return;
