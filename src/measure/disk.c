@@ -74,7 +74,7 @@ struct tp_disk {
 	long files;
 	bool partial, warned;
 	int ino_fd;			/* inotify of the walked directories, or -1 */
-	unsigned long watches;		/* added, at most DISK_MAX_WATCHES */
+	unsigned long watches;		/* the highest wd: at most DISK_MAX_WATCHES */
 	unsigned long max_entries;	/* a walk's bound (0: none) */
 	bool over;			/* a walk passed it: no figures */
 	bool watched;			/* the latest walk watched every directory */
@@ -138,16 +138,18 @@ static void watch_dir(struct walk *w, int fd)
 {
 	struct tp_disk *d = w->d;
 	char path[64];
+	int wd;
 
 	if (d->ino_fd < 0 || d->watches >= DISK_MAX_WATCHES) {
 		w->unwatched = true;
 		return;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (inotify_add_watch(d->ino_fd, path, DISK_WATCH_MASK) < 0)
+	wd = inotify_add_watch(d->ino_fd, path, DISK_WATCH_MASK);
+	if (wd < 0)
 		w->unwatched = true;
-	else
-		d->watches++;
+	else if ((unsigned long)wd > d->watches)
+		d->watches = (unsigned long)wd;	/* a directory watched again keeps its wd */
 }
 
 /* One more entry; false (the walk stops) past the bound. */
