@@ -2,7 +2,7 @@
 ## bench/local.mk: `make bench` runs the benchmark against the built tpmon
 ## (included by Makefile.am).  The bench compiles its own workloads with
 ## cc at run time, so nothing here is built by `make all`.
-EXTRA_DIST += bench/run bench/report-speed bench/README.md \
+EXTRA_DIST += bench/run bench/report-speed bench/phases bench/README.md \
 	bench/workloads/rusage-of.c \
 	bench/workloads/spin-threads.c \
 	bench/workloads/many-alive.c \

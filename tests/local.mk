@@ -25,7 +25,6 @@ include $(srcdir)/tests/cctools.mk
 # here.
 TP_SINGLE_TESTS = \
 	tests/daemon.test \
-	tests/disk-deep.test \
 	tests/exit-status.test \
 	tests/io-children.test \
 	tests/license-spdx.test \
@@ -55,6 +54,7 @@ include $(srcdir)/tests/slurm.mk
 include $(srcdir)/tests/tracking.mk
 include $(srcdir)/tests/memory.mk
 include $(srcdir)/tests/outputs.mk
+include $(srcdir)/tests/disk.mk
 include $(srcdir)/tests/limits.mk
 include $(srcdir)/tests/signals.mk
 include $(srcdir)/tests/end.mk

@@ -14,6 +14,7 @@
 #include "basic/compat.h"
 #include "basic/editdist.h"
 #include "basic/messages.h"
+#include "basic/phases.h"
 #include "basic/shquote.h"
 #include "config/options.h"
 #include "basic/units.h"
@@ -131,7 +132,9 @@ static void usage_limits(void)
 "  -i, --interval=SECONDS      longest time between samples (default 1);\n"
 "                              sampling starts at 10 ms and backs off\n"
 "      --measure-dir=DIR       measure the disk footprint of DIR (repeatable;\n"
-"                              default: the directory the task starts in)\n"
+"                              default: the directory the task starts in,\n"
+"                              unless it is /, /usr, /tmp... or holds more\n"
+"                              than 1,000,000 entries: then disk is null)\n"
 "      --without-disk-footprint\n"
 "                              do not measure disk use\n"
 "      --tracking=auto|ptrace|cgroup|poll\n"
@@ -175,7 +178,8 @@ static void usage_limits(void)
 "                              else cctools when run as resource_monitor or with\n"
 "                              --no-pprint and --sh\n"
 "Other:\n"
-"  -d, --debug=SUBSYSTEM       debug messages (any subsystem: all)\n"
+"  -d, --debug=SUBSYSTEM       debug messages (any subsystem: all); phases:\n"
+"                              only the ms of each phase of the start and end\n"
 "  -o, --debug-file=FILE       debug messages to FILE\n"
 "  -h, --help                  this help (also: tpmon help)\n"
 "  -v, --version               version\n"
@@ -260,6 +264,16 @@ static int parse_choice(const char *name, const char *arg, const char *first,
 }
 
 /* --tracking=auto|ptrace|poll|cgroup */
+/* -d SUBSYSTEM: "phases" prints the phase timer's lines alone (see
+ * basic/phases.h); any other name, "all" among them, every debug line. */
+static void set_debug(const char *arg)
+{
+	if (!strcmp(arg, "phases"))
+		phases_enabled = true;
+	else
+		debug_enabled = true;
+}
+
 static int parse_tracking(struct tp_options *o, const char *arg)
 {
 	static const char *const names[] = {
@@ -386,7 +400,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 		return parse_cgroup(o, arg);
 	case OPT_EXIT_CODES:
 		return parse_choice(name, arg, "task", "cctools", explicit_codes);
-	case 'd': debug_enabled = true; break;
+	case 'd': set_debug(arg); break;
 	case 'o':
 		if (error_set_debug_file(arg) < 0)
 			return -1;

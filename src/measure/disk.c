@@ -6,15 +6,24 @@
  * resource_monitor's apparent sizes).  Hard links are counted once.  The
  * walk has no depth limit and keeps one directory open at a time.  Runs
  * in its own thread: it only reads the file system and never touches
- * ptrace. */
+ * ptrace.  Each directory walked gets an inotify watch first, so that the
+ * end knows whether anything changed since the last walk began (then
+ * that walk is the footprint, and the end walks nothing); a walk past its
+ * bound of entries stops: the tree is not the task's own, and its
+ * footprint stays unknown. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +44,10 @@ struct walk {
 	uint64_t bytes;
 	long files;
 	bool partial;		/* something could not be read */
+	bool unwatched;		/* a directory got no inotify watch */
+	bool bounded;		/* the first walk: max_entries holds */
+	bool over;		/* more entries than max_entries: stopped */
+	unsigned long entries;
 	struct inode_set links;	/* multiply-linked files counted */
 	struct inode_set dirs;	/* directories entered */
 };
@@ -60,7 +73,21 @@ struct tp_disk {
 	double mb, when;
 	long files;
 	bool partial, warned;
+	int ino_fd;			/* inotify of the walked directories, or -1 */
+	unsigned long watches;		/* the highest wd: at most DISK_MAX_WATCHES */
+	unsigned long max_entries;	/* a walk's bound (0: none) */
+	bool over;			/* a walk passed it: no figures */
+	bool watched;			/* the latest walk watched every directory */
+	int nice_beside;		/* the walker's nice value while the task runs */
+	pid_t tid;			/* the walker's thread id (0 until it runs) */
 };
+
+/* inotify watches one run may add: each costs the kernel about 1 KB,
+ * and the user's limit (fs.inotify.max_user_watches) is shared */
+#define DISK_MAX_WATCHES 8192
+/* What changes a footprint, in a directory or in the files it holds. */
+#define DISK_WATCH_MASK (IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | \
+			 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
 
 static uint64_t inode_key(dev_t dev, ino_t ino)
 {
@@ -102,7 +129,35 @@ static bool seen_before(struct inode_set *s, dev_t dev, ino_t ino)
 
 static bool aborted(const struct walk *w)
 {
-	return __atomic_load_n(&w->d->abort_walk, __ATOMIC_RELAXED);
+	return w->over || __atomic_load_n(&w->d->abort_walk, __ATOMIC_RELAXED);
+}
+
+/* Watch the directory @fd before it is read: a change after this is
+ * queued, one before it is seen by the read. */
+static void watch_dir(struct walk *w, int fd)
+{
+	struct tp_disk *d = w->d;
+	char path[64];
+	int wd;
+
+	if (d->ino_fd < 0 || d->watches >= DISK_MAX_WATCHES) {
+		w->unwatched = true;
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	wd = inotify_add_watch(d->ino_fd, path, DISK_WATCH_MASK);
+	if (wd < 0)
+		w->unwatched = true;
+	else if ((unsigned long)wd > d->watches)
+		d->watches = (unsigned long)wd;	/* a directory watched again keeps its wd */
+}
+
+/* One more entry; false (the walk stops) past the bound. */
+static bool within_bound(struct walk *w)
+{
+	if (w->bounded && ++w->entries > w->d->max_entries)
+		w->over = true;
+	return !w->over;
 }
 
 /* Something could not be read: the figures become lower bounds.  A file
@@ -135,6 +190,9 @@ static uint64_t file_bytes(const struct stat *st)
 /* The footprint of one entry (a file with several links counts once). */
 static void count_entry(struct walk *w, const struct stat *st)
 {
+	/* a file written through a link elsewhere tells no watch here */
+	if (st->st_nlink > 1 && !S_ISDIR(st->st_mode))
+		w->unwatched = true;
 	if (st->st_nlink > 1 && !S_ISDIR(st->st_mode) &&
 	    seen_before(&w->links, st->st_dev, st->st_ino))
 		return;
@@ -166,9 +224,12 @@ static void frame_free(struct frame *f)
  * @fd stays open. */
 static void scan(struct walk *w, int fd, struct frame *f)
 {
-	int copy = dup(fd);
-	DIR *dir = copy >= 0 ? fdopendir(copy) : NULL;
+	int copy;
+	DIR *dir;
 
+	watch_dir(w, fd);
+	copy = dup(fd);
+	dir = copy >= 0 ? fdopendir(copy) : NULL;
 	if (!dir) {
 		lost(w, f->name ? f->name : "a directory", errno);
 		if (copy >= 0)
@@ -190,6 +251,8 @@ static void scan(struct walk *w, int fd, struct frame *f)
 			break;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		if (!within_bound(w))
+			break;
 		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			lost(w, de->d_name, errno);
 			continue;
@@ -336,20 +399,31 @@ static void walk_tree(struct walk *w, const char *root)
 	free(stack);
 }
 
-static void walk_all(struct tp_disk *d, double *mb, long *files, bool *partial)
+/* What a walk of every directory found, published by the thread. */
+struct walk_sum {
+	double mb;
+	long files;
+	bool partial, unwatched, over;
+};
+
+static void walk_all(struct tp_disk *d, struct walk_sum *sum)
 {
 	struct walk w;
 	char **dir;
 
 	memset(&w, 0, sizeof(w));
 	w.d = d;
+	/* the tree as the task found it: a tree the task fills is its own */
+	w.bounded = d->max_entries && !d->have;
 	for (dir = d->dirs; *dir && !aborted(&w); dir++)
 		walk_tree(&w, *dir);
 	free(w.links.keys);
 	free(w.dirs.keys);
-	*files = w.files;
-	*partial = w.partial;
-	*mb = (double)w.bytes / (1024.0 * 1024.0);
+	sum->files = w.files;
+	sum->partial = w.partial;
+	sum->unwatched = w.unwatched;
+	sum->over = w.over;
+	sum->mb = (double)w.bytes / (1024.0 * 1024.0);
 }
 
 static void wait_period(struct tp_disk *d, double secs)
@@ -366,41 +440,100 @@ static void wait_period(struct tp_disk *d, double secs)
 			break;
 }
 
+/* Forget the changes queued so far (under the lock, as a walk begins):
+ * what the walk reads is newer. */
+static void forget_changes(struct tp_disk *d)
+{
+	if (d->ino_fd >= 0) {
+		char buf[4096];
+
+		while (read(d->ino_fd, buf, sizeof(buf)) > 0)
+			;
+	}
+}
+
+/* Has a change been queued since the latest walk began?  (Under the
+ * lock.)  Without a watch on every directory nothing can tell: yes. */
+static bool changed_since_walk(struct tp_disk *d)
+{
+	int queued = 0;
+
+	if (d->ino_fd < 0 || !d->watched)
+		return true;
+	return ioctl(d->ino_fd, FIONREAD, &queued) < 0 || queued > 0;
+}
+
+/* The walk's end, under the lock: its figures published (unless it was
+ * aborted), or the bound passed, said once. */
+static void publish(struct tp_disk *d, const struct walk_sum *sum, unsigned long mine)
+{
+	if (sum->over) {
+		d->over = true;
+		warn_msg("note: %s holds more than %lu entries: not the task's own tree, its "
+			 "disk footprint is not measured (disk and total_files null; "
+			 "--measure-dir=DIR measures a tree whole)", d->dirs[0], d->max_entries);
+	} else if (!__atomic_load_n(&d->abort_walk, __ATOMIC_RELAXED)) {
+		d->mb = sum->mb;
+		d->files = sum->files;
+		d->partial = sum->partial;
+		d->watched = !sum->unwatched;
+		d->when = clock_mono();
+		d->have = true;
+		d->done = mine;
+	}
+	pthread_cond_broadcast(&d->cond);
+}
+
 static void *disk_thread(void *arg)
 {
 	struct tp_disk *d = arg;
-	double mb;
-	long files;
-	bool partial;
+	struct walk_sum sum;
 
 	pthread_mutex_lock(&d->lock);
-	while (!d->stop) {
+	/* no more favoured than the task while it runs: tpmon's raised
+	 * priority would let the first walk slow a short task down */
+	d->tid = (pid_t)syscall(SYS_gettid);
+	setpriority(PRIO_PROCESS, (id_t)d->tid, d->nice_beside);
+	while (!d->stop && !d->over) {
 		double t0, took;
 		unsigned long mine = ++d->started;
 
 		d->want_walk = false;
 		__atomic_store_n(&d->abort_walk, false, __ATOMIC_RELAXED);
+		forget_changes(d);
 		pthread_mutex_unlock(&d->lock);
 		t0 = clock_mono();
-		walk_all(d, &mb, &files, &partial);
+		walk_all(d, &sum);
 		took = clock_mono() - t0;
 		pthread_mutex_lock(&d->lock);
-		if (!__atomic_load_n(&d->abort_walk, __ATOMIC_RELAXED)) {
-			d->mb = mb;
-			d->files = files;
-			d->partial = partial;
-			d->when = clock_mono();
-			d->have = true;
-			d->done = mine;
-		}
-		pthread_cond_broadcast(&d->cond);
+		publish(d, &sum, mine);
 		if (d->want_walk)
 			continue;	/* asked for a fresh walk: no pause */
 		/* a slow walk waits longer, so walking costs at most ~20% */
 		wait_period(d, took * 4 > d->period ? took * 4 : d->period);
 	}
+	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
 	return NULL;
+}
+
+bool disk_shared_dir(const char *path)
+{
+	static const char *const shared[] = {
+		"/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64",
+		"/libx32", "/media", "/mnt", "/nix", "/opt", "/proc", "/run", "/sbin",
+		"/snap", "/srv", "/sys", "/tmp", "/usr", "/var",
+	};
+	static const char *const pseudo[] = { "/proc/", "/sys/", "/dev/" };
+	size_t i;
+
+	for (i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
+		if (!strcmp(path, shared[i]))
+			return true;
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (!strncmp(path, pseudo[i], strlen(pseudo[i])))
+			return true;
+	return false;
 }
 
 int disk_check_dirs(const char *const *dirs)
@@ -418,7 +551,8 @@ int disk_check_dirs(const char *const *dirs)
 	return 0;
 }
 
-struct tp_disk *disk_start(const char *const *dirs, double period)
+struct tp_disk *disk_start(const char *const *dirs, double period, unsigned long max_entries,
+			   int nice_beside)
 {
 	struct tp_disk *d = xcalloc(1, sizeof(*d));
 	size_t n = 0, i;
@@ -431,6 +565,9 @@ struct tp_disk *disk_start(const char *const *dirs, double period)
 	for (i = 0; i < n; i++)
 		d->dirs[i] = xstrdup(dirs[i]);
 	d->period = period;
+	d->max_entries = max_entries;
+	d->nice_beside = nice_beside;
+	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->cond, NULL);
 	/* the walker must never take the monitor's signals */
@@ -444,6 +581,8 @@ struct tp_disk *disk_start(const char *const *dirs, double period)
 		for (i = 0; i < n; i++)
 			free(d->dirs[i]);
 		free(d->dirs);
+		if (d->ino_fd >= 0)
+			close(d->ino_fd);
 		free(d);
 		return NULL;
 	}
@@ -455,7 +594,7 @@ bool disk_latest(struct tp_disk *d, double *mb, long *files, double *when)
 	bool have;
 
 	pthread_mutex_lock(&d->lock);
-	have = d->have;
+	have = d->have && !d->over;
 	*mb = d->mb;
 	*files = d->files;
 	*when = d->when;
@@ -463,22 +602,46 @@ bool disk_latest(struct tp_disk *d, double *mb, long *files, double *when)
 	return have;
 }
 
-void disk_final(struct tp_disk *d, double *mb, long *files)
+/* Under the lock: wait for the walk in progress, which began before the
+ * task's end, unless a change since it began makes it stale already
+ * (then it is aborted). */
+static void settle(struct tp_disk *d)
 {
-	unsigned long target;
+	int queued = 0;
+
+	while (d->started > d->done && !d->stop && !d->over) {
+		if (d->ino_fd < 0 || ioctl(d->ino_fd, FIONREAD, &queued) < 0 || queued > 0) {
+			__atomic_store_n(&d->abort_walk, true, __ATOMIC_RELAXED);
+			return;
+		}
+		pthread_cond_wait(&d->cond, &d->lock);
+	}
+}
+
+bool disk_final(struct tp_disk *d, double *mb, long *files)
+{
+	bool known;
 
 	pthread_mutex_lock(&d->lock);
-	/* a walk in progress began before the task's last write: abort it
-	 * and wait for one that begins now */
-	target = d->started + 1;
-	d->want_walk = true;
-	__atomic_store_n(&d->abort_walk, true, __ATOMIC_RELAXED);
-	pthread_cond_broadcast(&d->cond);
-	while (d->done < target && !d->stop)
-		pthread_cond_wait(&d->cond, &d->lock);
+	/* the task is over: what is left of the walk is tpmon's own time */
+	if (d->tid)
+		setpriority(PRIO_PROCESS, (id_t)d->tid, getpriority(PRIO_PROCESS, 0));
+	settle(d);
+	if (!d->over && !d->stop && (!d->have || changed_since_walk(d))) {
+		/* a walk that begins now */
+		unsigned long target = d->started + 1;
+
+		d->want_walk = true;
+		__atomic_store_n(&d->abort_walk, true, __ATOMIC_RELAXED);
+		pthread_cond_broadcast(&d->cond);
+		while (d->done < target && !d->stop && !d->over)
+			pthread_cond_wait(&d->cond, &d->lock);
+	}
+	known = d->have && !d->over;
 	*mb = d->mb;
 	*files = d->files;
 	pthread_mutex_unlock(&d->lock);
+	return known;
 }
 
 bool disk_partial(struct tp_disk *d)
@@ -505,6 +668,8 @@ void disk_stop(struct tp_disk *d)
 	for (dir = d->dirs; *dir; dir++)
 		free(*dir);
 	free(d->dirs);
+	if (d->ino_fd >= 0)
+		close(d->ino_fd);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
 	free(d);

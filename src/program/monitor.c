@@ -19,6 +19,7 @@
 #include "basic/compat.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
+#include "basic/phases.h"
 #include "program/monitor.h"
 #include "cgroup/cgrun.h"
 #include "track/nested.h"
@@ -562,10 +563,14 @@ int monitor_run(const struct tp_options *o, struct tp_cgrun *cg, struct tp_summa
 		m.delay = FIRST_DELAY;
 		m.next_sample = FIRST_DELAY;
 		loop(&m);
+		phases_mark_task_end();
 		run_end_cgroup(&m.r);
+		phases_mark("the cgroup's leftovers checked");
 		run_finish(&m.r, m.root_done, m.root_status);
 		run_outputs_end(&m.r);
+		phases_mark("the outputs' last lines");
 	}
 	run_close(&m.r);
+	phases_mark("the run's parts freed");
 	return status;
 }

@@ -16,6 +16,7 @@
 #include "cgroup/cgroup.h"
 #include "basic/clock.h"
 #include "basic/messages.h"
+#include "basic/phases.h"
 #include "kernel/proc.h"
 #include "kernel/sigsender/sigprobe.h"
 #include "measure/ratewin.h"
@@ -287,18 +288,22 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 		double mb;
 		long files;
 
-		disk_final(r->disk, &mb, &files);
-		figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
+		if (disk_final(r->disk, &mb, &files))
+			figures_disk(&r->fig, mb, files, disk_partial(r->disk), t);
+		phases_mark("disk: the final footprint");
 	}
 	net_end(r->net, &r->tree);	/* sockets closing as the tree ended */
 	gpu_sample(r->gpu, &r->tree, t);	/* accounting records of the last processes */
+	phases_mark("network and GPU: the last figures");
 	run_fill_summary(r, t, true);
+	phases_mark("the report filled (the cgroup's files read)");
 	/* lines written just before the end still make their snapshot */
 	run_snapshots(r, t);
 	figures_exit(&r->fig, root_done, root_status);
 	enforce_final(&r->enf);
 	endwatch_fill(r->endw, r->rep, r->files, end_sender(r, &untraced),
 		      r->cg ? cgrun_v2_task(r->cg) : NULL, cgroup_memory_limit(r));
+	phases_mark("the end's cause (counters, signal sender)");
 	if (r->live) {
 		struct tp_live_point p;
 
@@ -403,20 +408,51 @@ static void raise_priority(struct tp_run *r)
 		}
 }
 
+/* The bound of the first walk of the default directory (disk.h). */
+static unsigned long disk_bound(void)
+{
+	const char *env = getenv("TPMON_DISK_MAX_ENTRIES");
+	char *end;
+	unsigned long n;
+
+	if (!env || !*env)
+		return DISK_MAX_ENTRIES;
+	errno = 0;
+	n = strtoul(env, &end, 10);
+	if (errno || *end || *env == '-') {
+		warn_msg("note: TPMON_DISK_MAX_ENTRIES=%s is not a count: %lu used", env,
+			 DISK_MAX_ENTRIES);
+		return DISK_MAX_ENTRIES;
+	}
+	return n;
+}
+
+/* The disk walker, on --measure-dir's directories, else on the working
+ * directory; that one bounded (a tree not the task's own is not walked
+ * whole, disk.h) unless a disk limit needs its figure, and not walked at
+ * all where it is a tree the system shares (/, /usr, /tmp...). */
 static void start_disk(struct tp_run *r)
 {
-	static const char *cwd_only[] = { ".", NULL };
-	const char *const *dirs = r->o->measure_dirs ? r->o->measure_dirs : cwd_only;
+	const struct tp_options *o = r->o;
+	bool limited = o->limits.set[TP_RES_DISK] || o->limits.set[TP_RES_TOTAL_FILES];
 	char *cwd;
 
-	if (!r->o->disk)
+	if (!o->disk)
 		return;
+	if (o->measure_dirs) {
+		r->disk = disk_start((const char *const *)o->measure_dirs, 1.0, 0, r->old_nice);
+		return;
+	}
 	cwd = getcwd(NULL, 0);
-	const char *abs_cwd[] = { cwd, NULL };
+	if (cwd && !limited && disk_shared_dir(cwd)) {
+		warn_msg("note: the working directory %s is shared by the system, not the "
+			 "task's own: its disk footprint is not measured (disk and total_files "
+			 "null; --measure-dir=DIR measures a tree)", cwd);
+	} else {
+		const char *dirs[] = { cwd ? cwd : ".", NULL };
 
-	if (!r->o->measure_dirs && cwd)
-		dirs = abs_cwd;
-	r->disk = disk_start(dirs, 1.0);
+		r->disk = disk_start(dirs, 1.0, limited ? 0 : disk_bound(), r->old_nice);
+	}
 	free(cwd);
 }
 
@@ -448,9 +484,11 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	ts.child_nice = r->old_nice;
 	ts.cgroup = r->cg;
 	ts.cgroup_members = r->cg && r->o->tracking == TP_TRACK_CGROUP;
+	phases_mark("network: the socket probes (BPF) chosen");
 	r->tk = track_launch(&ts, &r->tree, sk, r->self, status);
 	if (!r->tk)
 		return -1;
+	phases_mark_exec();
 	/* a UNIX socket in every process of the tree, and no traffic */
 	net_skip_inode(r->net, r->tk->nest_ino);
 	return r->tk->root;
@@ -600,6 +638,33 @@ static void take_cgroup(struct tp_run *r, struct tp_cgrun *cg)
 	}
 }
 
+/* Before the task: the network's watch, the GPUs, and (as root, in the
+ * untraced modes) the signal-sender probe, so that a signal sent at
+ * once is seen too. */
+static void open_devices(struct tp_run *r)
+{
+	const struct tp_options *o = r->o;
+
+	r->net = net_new();
+	net_watch(r->net, &r->tree);
+	phases_mark("network: the socket table, the proc connector");
+	r->gpu = open_gpu();
+	phases_mark("GPUs: NVML");
+	if (geteuid() == 0 && o->tracking != TP_TRACK_PTRACE && !o->pid)
+		open_sigprobe(r);
+	phases_mark("the signal-sender probe (BPF)");
+}
+
+/* Once the task runs: the disk walker and the live figures (no thread
+ * of live.c's sender exists when the task forks). */
+static void start_beside(struct tp_run *r)
+{
+	start_disk(r);
+	phases_mark("the disk walker started (beside the task)");
+	r->live = live_open(r->o, r->rep->start, r->root);
+	phases_mark("live figures opened (beside the task)");
+}
+
 int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	     struct tp_summary *rep, const struct tp_track_sink *sink)
 {
@@ -626,12 +691,15 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 		return TP_STATUS_FAILURE;
 	}
 	r->signals_set = true;
+	phases_mark("setup: figures, signals, /proc");
 	r->endw = endwatch_start(r->cg ? cgrun_v2_task(r->cg) : NULL, o->measure_dirs);
 	if (o->snapshot_events && start_watch(r) < 0)
 		return TP_STATUS_FAILURE;
+	phases_mark("the end's watch: OOM counters, devices");
 	raise_fd_limit(r);
 	raise_priority(r);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	phases_mark("descriptors, priority, subreaper");
 	rep->start = clock_wall();
 	r->t0 = clock_mono();
 	sk.t0 = r->t0;
@@ -639,12 +707,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	if (o->time_series)
 		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk,
 				       r->cg != NULL);
-	r->net = net_new();
-	net_watch(r->net, &r->tree);
-	r->gpu = open_gpu();
-	/* before the task: a signal sent at once is seen too */
-	if (geteuid() == 0 && o->tracking != TP_TRACK_PTRACE && !o->pid)
-		open_sigprobe(r);
+	open_devices(r);
 	if (o->pid) {
 		r->root = attach_task(r, &sk, &status);
 		if (r->root < 0)
@@ -666,10 +729,8 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	gpu_note_pid(r->gpu, r->root);
 	if (o->inotify && r->tk->ptraced)
 		r->files = opens_new();
-	start_disk(r);
-	/* after the task's start: no thread of live.c's sender exists
-	 * when it forks */
-	r->live = live_open(o, rep->start, r->root);
+	phases_mark("records, trace, opens (beside the task)");
+	start_beside(r);
 	return 0;
 }
 

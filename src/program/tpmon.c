@@ -16,6 +16,7 @@
 #include "program/monitor.h"
 #include "config/options.h"
 #include "basic/outfile.h"
+#include "basic/phases.h"
 #include "report/plotcmd.h"
 #include "report/reportcmd.h"
 #include "output/summary.h"
@@ -317,6 +318,7 @@ int main(int argc, char **argv)
 		return sub->run(argc - 1, argv + 1);
 	if (argc > 1 && slipped(argv[1]))
 		return TP_STATUS_NOTFOUND;
+	phases_mark("start");
 	r = options_parse(&o, argc, argv);
 	if (r == 0 && check_verbatim(&o) < 0)
 		r = -1;
@@ -336,12 +338,15 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return status;
 	}
+	phases_mark("options parsed, outputs checked");
 	cg = open_cgroup(&o, &status, reason, sizeof(reason));
+	phases_mark("cgroups: the host's layout, the sweep, the run's own");
 	if (status == 0)
 		status = monitor_run(&o, cg, &rep);
 	else
 		memset(&rep, 0, sizeof(rep));
 	cgrun_close(cg);
+	phases_mark("the run's cgroups removed");
 	if ((status == TP_STATUS_NOTFOUND || status == TP_STATUS_NOEXEC) &&
 	    o.exit_codes != TP_CODES_CCTOOLS)
 		not_run(&o, &rep, status);
@@ -354,9 +359,11 @@ int main(int argc, char **argv)
 		if (brief_wanted(&o, STDERR_FILENO))
 			brief_print(stderr, &o, &rep);
 	}
+	phases_mark("summary written");
 	figures_summary_free(&rep);
 	summary_release();
 	outfile_unpin_dir();
 	options_free(&o);
+	phases_print();
 	return status;
 }
