@@ -340,7 +340,7 @@ int main(int argc, char **argv)
 	}
 	phases_mark("options parsed, outputs checked");
 	cg = open_cgroup(&o, &status, reason, sizeof(reason));
-	phases_mark("cgroups: the host's layout, the sweep, the run's own");
+	phases_mark("cgroups: chosen (the host table), the run's own made, the guard");
 	if (status == 0)
 		status = monitor_run(&o, cg, &rep);
 	else
