@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* resources.h: the resources tpmon measures and limits (the first rows
- * of the table of figures, basic/figtable.h) and lookup by name. */
+ * of the table of figures, basic/figtable.h, which includes this file:
+ * include that one for the rows) and lookup by name. */
 #ifndef TPMON_RESOURCES_H
 #define TPMON_RESOURCES_H
 
@@ -55,9 +56,5 @@ void res_list(char *buf, size_t size);
 /* Is @name a resource that cctools engines may send in -L but that tpmon
  * does not limit (gpus, bandwidth, ...)?  Such limits are ignored with a note. */
 bool res_cctools_only(const char *name);
-
-/* the rows themselves (after the declarations above, which figtable.h
- * needs) */
-#include "basic/figtable.h"
 
 #endif

@@ -5,7 +5,7 @@
 #define TPMON_UNITS_H
 
 #include <stddef.h>
-#include "basic/resources.h"
+#include "basic/figtable.h"
 
 /* Largest value accepted, in the summary unit: far above any real limit,
  * far below where doubles stop holding integers exactly. */

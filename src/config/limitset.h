@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "basic/resources.h"
+#include "basic/figtable.h"
 
 struct tp_limits {
 	bool set[TP_RES__COUNT];

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "basic/messages.h"
 #include "live/liveint.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "basic/jsontext.h"
 #include "live/liveint.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "basic/xmalloc.h"
 
 static void set_str(json_t *o, const char *key, const char *s)

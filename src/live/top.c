@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include "live/livedir.h"
 #include "live/liveread.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "basic/safetext.h"
 #include "live/top.h"
 #include "basic/units.h"

@@ -21,7 +21,7 @@
 #include "track/ptree.h"
 #include "measure/quality.h"
 #include "measure/ratewin.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "measure/sampler.h"
 #include "measure/utilization.h"
 

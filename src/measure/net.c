@@ -17,7 +17,8 @@
  * counts in sock_diag and are not counted.  Whether the totals are exact
  * or lower bounds: net_bytes_exact().  The messages are decoded by
  * kernel/sockdiag.c, the descriptors read by kernel/proc.c; the tree's
- * connect and accept calls are netconn.c's (netint.h between the two). */
+ * connect and accept calls are netconn.c's: it calls into this file
+ * through netint.h, and nothing here calls it. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +216,18 @@ static bool accepted_by_tree(const struct tp_net *n, const struct tp_sockdiag_so
 		if (n->listeners[i].family == m->family && n->listeners[i].port == m->sport)
 			return true;
 	return false;
+}
+
+void net_add_listener(struct tp_net *n, int family, uint16_t port)
+{
+	size_t i;
+
+	for (i = 0; i < n->nlisteners; i++)
+		if (n->listeners[i].family == family && n->listeners[i].port == port)
+			return;
+	n->listeners = xreallocarray(n->listeners, n->nlisteners + 1, sizeof(*n->listeners));
+	n->listeners[n->nlisteners].family = family;
+	n->listeners[n->nlisteners++].port = port;
 }
 
 /* One socket of the dump: kept when it belongs to the tree now (by its

@@ -4,7 +4,8 @@
  * byte goes, an accepting socket's port marks the connections the tree
  * will accept, so that a connection closed between two samples still
  * counts (its destruction is announced).  The socket table, dumps and
- * totals are net.c's. */
+ * totals are net.c's: this file calls into net.c (netint.h), never the
+ * other way round. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -23,18 +24,6 @@
 #ifndef SO_COOKIE
 #define SO_COOKIE 57
 #endif
-
-void net_add_listener(struct tp_net *n, int family, uint16_t port)
-{
-	size_t i;
-
-	for (i = 0; i < n->nlisteners; i++)
-		if (n->listeners[i].family == family && n->listeners[i].port == port)
-			return;
-	n->listeners = xreallocarray(n->listeners, n->nlisteners + 1, sizeof(*n->listeners));
-	n->listeners[n->nlisteners].family = family;
-	n->listeners[n->nlisteners++].port = port;
-}
 
 static bool accept_seen(const struct tp_net *n, uint64_t ino)
 {

@@ -12,7 +12,7 @@
 #include "output/brief.h"
 #include "measure/endnotes.h"
 #include "basic/compat.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "basic/safetext.h"
 
 bool brief_wanted(const struct tp_options *o, int fd)

@@ -6,7 +6,7 @@
  * whose members are resources again. */
 #include <stdlib.h>
 #include <string.h>
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "output/cctools.h"
 
 /* strings and integers the parser reads, and the strings resource_monitor

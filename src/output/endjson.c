@@ -6,7 +6,7 @@
  * quotes or control characters cannot break the JSON. */
 #include <math.h>
 #include "basic/jsontext.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "measure/endnotes.h"
 #include "output/endjson.h"
 

@@ -13,7 +13,7 @@
 #include "basic/jsontext.h"
 #include "output/records.h"
 #include "basic/outfile.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "basic/xmalloc.h"
 
 /* Lines buffered before a write. */

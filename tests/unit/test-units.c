@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "basic/units.h"
 #include "tap.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "basic/compat.h"
-#include "basic/resources.h"
+#include "basic/figtable.h"
 #include "report/gnuplot/gnuplot.h"
 #include "report/gnuplot/panels.h"
 #include "basic/xmalloc.h"

@@ -5,7 +5,7 @@
 #define TPMON_REPORT_RTASK_H
 
 #include <stdbool.h>
-#include "basic/resources.h"
+#include "basic/figtable.h"
 
 /* The resources a report shows, in the order it shows them. */
 enum rp_res {
