@@ -217,3 +217,23 @@ void track_free(struct tp_track *tk)
 		close(tk->outer_chan);
 	free(tk);
 }
+
+int track_pc_event(struct tp_track *tk, int fd, struct tp_pc_seq *seq, double now,
+		   struct tp_pc_event *ev, const char **lost)
+{
+	struct {
+		char buf[512];
+	} __attribute__((aligned(8))) u;
+	int r = procconn_next(fd, u.buf, sizeof(u.buf), seq, ev, lost);
+	double at;
+
+	if (r != 1)
+		return r;
+	/* cheap for the machine's other events: one or two hash lookups */
+	if (!ptree_proc(tk->tree, ev->kind == TP_PC_FORK && ev->tid == ev->pid ? ev->ppid : ev->pid))
+		return 2;
+	/* births and deaths at the kernel's time of them */
+	at = (double)ev->ts_ns / 1e9 - tk->sink.t0;
+	tk->tree->now = at >= 0 && at <= now ? at : now;
+	return 1;
+}

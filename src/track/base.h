@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include "kernel/procconn.h"
 #include "track/track.h"
 
 struct tp_event;
@@ -51,5 +52,15 @@ double track_rusage_cpu_s(const struct rusage *ru);
  * root, the orphans it adopts as subreaper) leaves the table with its
  * status and its CPU time; stops are nothing to it. */
 void track_reap_child(struct tp_track *tk, struct tp_event *ev);
+
+/* The next proc-connector event on @fd (numbering checked in @seq) that
+ * concerns @tk's tree: its fork (by the parent, for a new process), its
+ * exec or exit.  Returns 1 with *@ev filled and the tree's clock set to
+ * the event's time (at most @now); 2 when a datagram was read that is not
+ * the tree's; 0 when none was waiting.  *@lost says why when events were
+ * dropped before it, else is left alone.  (The cgroup backend and the
+ * exit records share it.) */
+int track_pc_event(struct tp_track *tk, int fd, struct tp_pc_seq *seq, double now,
+		   struct tp_pc_event *ev, const char **lost);
 
 #endif

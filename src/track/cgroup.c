@@ -202,24 +202,14 @@ static void ev_exit(struct tp_track *tk, const struct tp_pc_event *ev)
 static bool one_event(struct tp_track *tk, double now)
 {
 	struct members *m = priv(tk);
-	struct {
-		char buf[512];
-	} __attribute__((aligned(8))) u;
 	struct tp_pc_event ev;
 	const char *lost = NULL;
-	int r = procconn_next(m->fd, u.buf, sizeof(u.buf), &m->seq, &ev, &lost);
-	double at;
+	int r = track_pc_event(tk, m->fd, &m->seq, now, &ev, &lost);
 
 	if (lost)
 		events_lost(tk, lost);
 	if (r != 1)
 		return r != 0;
-	/* cheap for the machine's other events: one or two hash lookups */
-	if (!ptree_proc(tk->tree, ev.kind == TP_PC_FORK && ev.tid == ev.pid ? ev.ppid : ev.pid))
-		return true;
-	/* births and deaths at the kernel's time of them */
-	at = (double)ev.ts_ns / 1e9 - tk->sink.t0;
-	tk->tree->now = at >= 0 && at <= now ? at : now;
 	m->events++;
 	if (ev.kind == TP_PC_FORK)
 		ev_fork(tk, &ev);

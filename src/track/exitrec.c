@@ -306,23 +306,15 @@ static void on_fork_event(struct tp_track *tk, const struct tp_pc_event *ev)
 /* Read and handle one event.  False when none was waiting. */
 static bool read_event(struct tp_exitrec *x, struct tp_track *tk, double now)
 {
-	struct {
-		char buf[512];
-	} __attribute__((aligned(8))) u;
 	struct tp_pc_event ev;
 	const char *why = NULL;
-	int r = procconn_next(x->pc_fd, u.buf, sizeof(u.buf), &x->seq, &ev, &why);
-	double at;
+	int r = track_pc_event(tk, x->pc_fd, &x->seq, now, &ev, &why);
 
 	if (why)
 		gap(x, why);
 	if (r != 1)
 		return r != 0;
-	if (!ptree_proc(tk->tree, ev.kind == TP_PC_FORK && ev.tid == ev.pid ? ev.ppid : ev.pid))
-		return true;
 	x->events++;
-	at = (double)ev.ts_ns / 1e9 - tk->sink.t0;
-	tk->tree->now = at >= 0 && at <= now ? at : now;
 	if (ev.kind == TP_PC_FORK) {
 		on_fork_event(tk, &ev);
 	} else if (ev.kind == TP_PC_EXEC) {
