@@ -201,18 +201,12 @@ bool rp_nextflow_detect(const char *header)
 
 struct rp_nextflow *rp_nextflow_new(const char *header)
 {
-	struct rp_nextflow *nf;
-	int c;
+	struct rp_nextflow *nf = xcalloc(1, sizeof(*nf));
 
-	if (!strchr(header, '\t'))
-		return NULL;
-	nf = xcalloc(1, sizeof(*nf));
-	if (rp_table_header(&nf->t, header, '\t') < 0) {
+	if (rp_table_columns(&nf->t, header, '\t', col_name, NF__COUNT, nf->col) < 0) {
 		free(nf);
 		return NULL;
 	}
-	for (c = 0; c < NF__COUNT; c++)
-		nf->col[c] = rp_table_col(&nf->t, col_name[c]);
 	if ((nf->col[NF_NAME] < 0 && nf->col[NF_PROCESS] < 0 && nf->col[NF_TASK_ID] < 0 &&
 	     nf->col[NF_HASH] < 0) ||
 	    (nf->col[NF_REALTIME] < 0 && nf->col[NF_PCPU] < 0 && nf->col[NF_PEAK_RSS] < 0 &&

@@ -158,18 +158,12 @@ bool rp_sacct_detect(const char *header)
 
 struct rp_sacct *rp_sacct_new(const char *header)
 {
-	struct rp_sacct *sa;
-	int c;
+	struct rp_sacct *sa = xcalloc(1, sizeof(*sa));
 
-	if (!strchr(header, '|'))
-		return NULL;
-	sa = xcalloc(1, sizeof(*sa));
-	if (rp_table_header(&sa->t, header, '|') < 0) {
+	if (rp_table_columns(&sa->t, header, '|', col_name, SA__COUNT, sa->col) < 0) {
 		free(sa);
 		return NULL;
 	}
-	for (c = 0; c < SA__COUNT; c++)
-		sa->col[c] = rp_table_col(&sa->t, col_name[c]);
 	if (sa->col[SA_JOBID] < 0 && sa->col[SA_JOBIDRAW] < 0) {
 		rp_sacct_free(sa);
 		return NULL;

@@ -100,19 +100,16 @@ bool rp_snakemake_detect(const char *line, bool *jsonl)
 struct rp_snakemake *rp_snakemake_new(const char *header)
 {
 	struct rp_snakemake *sm = xcalloc(1, sizeof(*sm));
-	int c;
 
 	if (!header) {
 		sm->jsonl = true;
 		return sm;
 	}
 	if (strncmp(header, "s\th:m:s\t", 8) != 0 ||
-	    rp_table_header(&sm->t, header, '\t') < 0) {
+	    rp_table_columns(&sm->t, header, '\t', col_name, SM__COUNT, sm->col) < 0) {
 		free(sm);
 		return NULL;
 	}
-	for (c = 0; c < SM__COUNT; c++)
-		sm->col[c] = rp_table_col(&sm->t, col_name[c]);
 	return sm;
 }
 

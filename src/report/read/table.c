@@ -67,6 +67,18 @@ void rp_table_free(struct rp_table *t)
 	t->n = 0;
 }
 
+int rp_table_columns(struct rp_table *t, const char *line, char sep,
+		     const char *const *names, int n, int *col)
+{
+	int c;
+
+	if (!strchr(line, sep) || rp_table_header(t, line, sep) < 0)
+		return -1;
+	for (c = 0; c < n; c++)
+		col[c] = rp_table_col(t, names[c]);
+	return 0;
+}
+
 int rp_table_col(const struct rp_table *t, const char *name)
 {
 	size_t i;

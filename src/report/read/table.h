@@ -34,6 +34,13 @@ void rp_table_free(struct rp_table *t);
 /* Index of column @name in @t (exact match), or -1. */
 int rp_table_col(const struct rp_table *t, const char *name);
 
+/* A reader's header: @line's columns (@sep between them) into @t, and
+ * the index of each of the @n @names into @col (-1 where absent), as
+ * every table reader starts.  0, or -1 when @line holds no @sep or too
+ * many columns (@t then holds nothing). */
+int rp_table_columns(struct rp_table *t, const char *line, char sep,
+		     const char *const *names, int n, int *col);
+
 /* Field @col of a row split into @nf fields @f, or NULL when the column
  * is absent (@col < 0) or the row is short. */
 const char *rp_table_field(char **f, size_t nf, int col);
