@@ -274,21 +274,39 @@ static void set_debug(const char *arg)
 		debug_enabled = true;
 }
 
+static const struct tp_tracking_info tracking_rows[TP_TRACK__COUNT] = {
+	[TP_TRACK_AUTO] = { "auto", true, false, false },
+	[TP_TRACK_PTRACE] = { "ptrace", true, true, false },
+	[TP_TRACK_POLL] = { "poll", true, false, false },
+	[TP_TRACK_CGROUP] = { "cgroup", true, false, true },
+	/* --pid: the ptrace backend on a running tree */
+	[TP_TRACK_ATTACH] = { "ptrace", false, false, false },
+};
+
+const struct tp_tracking_info *tracking_info(enum tp_tracking t)
+{
+	return &tracking_rows[t < TP_TRACK__COUNT ? t : TP_TRACK_AUTO];
+}
+
 static int parse_tracking(struct tp_options *o, const char *arg)
 {
-	static const char *const names[] = {
-		[TP_TRACK_AUTO] = "auto", [TP_TRACK_PTRACE] = "ptrace",
-		[TP_TRACK_POLL] = "poll", [TP_TRACK_CGROUP] = "cgroup",
-	};
+	char names[64] = "";
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i] && !strcmp(arg, names[i])) {
+	for (i = 0; i < TP_TRACK__COUNT; i++) {
+		const struct tp_tracking_info *ti = &tracking_rows[i];
+
+		if (!ti->option)
+			continue;
+		if (!strcmp(arg, ti->name)) {
 			o->tracking = (enum tp_tracking)i;
 			o->tracking_forced = i != TP_TRACK_AUTO;
 			return 0;
 		}
-	error_msg("--tracking: %s: expected auto, ptrace, poll or cgroup", arg);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 names[0] ? ", " : "", ti->name);
+	}
+	error_msg("--tracking: %s: expected one of %s", arg, names);
 	return -1;
 }
 

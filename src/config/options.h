@@ -18,7 +18,21 @@ enum tp_tracking {
 	TP_TRACK_POLL,		/* /proc scans at each sample */
 	TP_TRACK_CGROUP,	/* the processes of the task's cgroup, no stops */
 	TP_TRACK_ATTACH,	/* --pid: ptrace from the attach on */
+	TP_TRACK__COUNT
 };
+
+/* A mode's row, the one place its name and its properties are spelled:
+ * the option, the summary's "tracking" (the backend's mode), the debug
+ * output and the launcher all read it. */
+struct tp_tracking_info {
+	const char *name;	/* --tracking's and the summary's word */
+	bool option;		/* --tracking takes it */
+	bool ptrace;		/* the task is traced from its start */
+	bool members;		/* the task's cgroup's members are the tree */
+};
+
+/* The row of mode @t (< TP_TRACK__COUNT). */
+const struct tp_tracking_info *tracking_info(enum tp_tracking t);
 /* (values 0 and 1 in the order --exit-codes names them) */
 /* --cgroup: find one (default), none, or the one named */
 enum tp_cgroup_mode { TP_CGROUP_AUTO, TP_CGROUP_NO, TP_CGROUP_PATH };

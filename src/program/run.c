@@ -237,7 +237,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	}
 	in.max_threads = r->tree.max_threads;
 	in.tracking = r->o->pid ? TP_TRACK_ATTACH : r->tk->ops->kind;
-	in.tracking_name = r->tk->ops->name;
+	in.tracking_name = tracking_info(r->tk->ops->kind)->name;
 	in.tracking_reason = r->o->tracking_reason;
 	in.processes_partial = r->tk->counts_partial;
 	in.exit_records = r->tk->exit_records;
@@ -462,7 +462,7 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 
 	memset(&ts, 0, sizeof(ts));
 	ts.argv = r->o->argv;
-	ts.ptrace = r->o->tracking == TP_TRACK_PTRACE;	/* resolved by main() */
+	ts.mode = r->o->tracking;	/* resolved by main() */
 	/* exec events name each process for its record and trace span */
 	ts.exec_events = r->o->inotify || fanout_wanted(r->o);
 	ts.trap_opens = r->o->inotify;
@@ -483,7 +483,6 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	ts.restore_nice = r->raised_nice;
 	ts.child_nice = r->old_nice;
 	ts.cgroup = r->cg;
-	ts.cgroup_members = r->cg && r->o->tracking == TP_TRACK_CGROUP;
 	phases_mark("network: the socket probes (BPF) chosen");
 	r->tk = track_launch(&ts, &r->tree, sk, r->self, status);
 	if (!r->tk)

@@ -218,8 +218,7 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 		return NULL;
 	}
 	choose_tracking(o, own ? c : NULL, cgrun_scoped(c), why, reason, size);
-	debug_msg("tracking: %s (%s)", o->tracking == TP_TRACK_CGROUP ? "cgroup" :
-		  o->tracking == TP_TRACK_POLL ? "poll" : "ptrace", reason);
+	debug_msg("tracking: %s (%s)", tracking_info(o->tracking)->name, reason);
 	hint = own || o->cgroup == TP_CGROUP_NO ? NULL : cgrun_hint();
 	if (hint)
 		warn_msg("note: no cgroup of its own (%s); for one: %s", why, hint);

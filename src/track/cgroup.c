@@ -402,7 +402,6 @@ static void members_free(struct tp_track *tk)
 }
 
 static const struct tp_track_ops cgmembers_ops = {
-	.name = "cgroup",
 	.kind = TP_TRACK_CGROUP,
 	.needs = "a cgroup of its own (the proc connector, as root, for exact counts)",
 	.exact_ends = false,

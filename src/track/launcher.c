@@ -51,7 +51,7 @@ static void launch_setup(const struct tp_track_start *s, const char *path, struc
 	so->child_nofile = s->child_nofile;
 	so->restore_nice = s->restore_nice;
 	so->child_nice = s->child_nice;
-	so->trace = s->ptrace;
+	so->trace = tracking_info(s->mode)->ptrace;
 	so->cgroup_leaves = s->cgroup ? s->cgroup->leaves : NULL;
 	if (so->trace) {
 		/* no process may leave the tree (a cgroup holds it if any) */
@@ -62,6 +62,12 @@ static void launch_setup(const struct tp_track_start *s, const char *path, struc
 	}
 	so->trace_options = tracer_options(s->exec_events,
 					   l->filter && (s->trap_opens || s->trap_net));
+}
+
+/* Does the cgroup backend follow the tree (the cgroup mode, a cgroup)? */
+static bool by_members(const struct tp_track_start *s)
+{
+	return s->cgroup && tracking_info(s->mode)->members;
 }
 
 /* Nested tpmons: an enclosing tpmon's channel, and ours (a traced task
@@ -93,7 +99,7 @@ static struct tp_track *follow(const struct tp_track_start *s, struct launching 
 	if (traced) {
 		tk = tracees_new(t, sink, self, pid);
 		tk->net_trapped = l->net_trapped;
-	} else if (s->cgroup && s->cgroup_members) {
+	} else if (by_members(s)) {
 		tk = cgmembers_new(t, sink, self, pid, s->cgroup, l->listener, l->records,
 				   s->exec_events);
 		l->listener = -1;
@@ -127,12 +133,12 @@ struct tp_track *track_launch(const struct tp_track_start *s, struct tp_ptree *t
 	launch_setup(s, path, &l);
 	nest_setup(&l);
 	/* listening before the fork: the root's first child is seen */
-	if (s->cgroup && s->cgroup_members && !s->ptrace) {
+	if (by_members(s)) {
 		l.listener = cgmembers_listen();
 		/* as root, each task's final I/O too */
 		if (l.listener >= 0)
 			l.records = exitrec_open_records();
-	} else if (!s->ptrace)
+	} else if (!tracking_info(s->mode)->ptrace)
 		l.records = exitrec_open(s->exec_events);
 	pid = launch_start(&l.so, &traced, status);
 	l.nest = nested_started(l.nest, pid > 0 && traced, t);

@@ -162,7 +162,6 @@ static void procscan_free(struct tp_track *tk)
 }
 
 static const struct tp_track_ops procscan_ops = {
-	.name = "poll",
 	.kind = TP_TRACK_POLL,
 	.needs = "nothing",
 	.exact_ends = false,

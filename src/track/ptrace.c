@@ -247,7 +247,6 @@ static void ptrace_free(struct tp_track *tk)
 }
 
 static const struct tp_track_ops tracees_ops = {
-	.name = "ptrace",
 	.kind = TP_TRACK_PTRACE,
 	.needs = "ptrace of its own children",
 	.exact_ends = true,

@@ -118,7 +118,6 @@ enum tp_track_drain {
 struct tp_track;
 
 struct tp_track_ops {
-	const char *name;		/* "ptrace", "poll", "cgroup": the summary's "tracking" */
 	enum tp_tracking kind;		/* which backend (never AUTO, nor ATTACH:
 					 * --pid is the ptrace backend) */
 	const char *needs;		/* what it needs of the host, in words */
@@ -172,7 +171,9 @@ struct tp_track {
 /* How the task is started (track_launch()). */
 struct tp_track_start {
 	char *const *argv;
-	bool ptrace;			/* follow it by ptrace (else poll) */
+	/* the mode (resolved: not AUTO): by ptrace, the cgroup's members
+	 * (with @cgroup), else by /proc scans (tracking_info()) */
+	enum tp_tracking mode;
 	bool exec_events;		/* sink.exec() wanted */
 	bool trap_opens;		/* --with-inotify: open calls stop */
 	bool trap_net;			/* connect and accept stop */
@@ -183,13 +184,12 @@ struct tp_track_start {
 	int child_nice;
 	/* the run's cgroups (cgrun.h, borrowed), or NULL: the task starts in
 	 * its leaf, and the seccomp filter need not refuse CLONE_UNTRACED;
-	 * with @cgroup_members (and no @ptrace) the cgroup backend follows it */
+	 * in the cgroup mode the cgroup backend follows it */
 	struct tp_cgrun *cgroup;
-	bool cgroup_members;
 };
 
 /* launcher.c: start the task and follow it with the ptrace backend, the
- * cgroup one (s->cgroup_members), or the /proc-scan one when ptrace is not
+ * cgroup one (the cgroup mode, with s->cgroup), or the /proc-scan one when ptrace is not
  * asked for or is refused.  The root enters the
  * table.  Returns the tracker, or NULL with *status 125, 126 or 127 and a
  * message printed (no child left). */
