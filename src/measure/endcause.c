@@ -103,7 +103,7 @@ static bool own_cgroup_limit(const struct tp_end_in *in)
 	const struct tp_oom_found *oom = in->oom;
 
 	if (in->signal != SIGKILL || !in->limit || in->cg_limit_mb <= 0 || !in->limit_name ||
-	    strcmp(in->limit_name, "memory"))
+	    strcmp(in->limit_name, res_info(TP_RES_MEMORY)->name))
 		return false;
 	return !oom || !oom->found || oom->machine || !oom->limit_known ||
 	       (double)oom->limit + 1048576.0 > in->cg_limit_mb * 1048576.0;

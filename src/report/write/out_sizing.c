@@ -75,8 +75,9 @@ static json_t *recommend(const struct rp_rec *r)
 		json_t *fl = json_object();
 
 		json_object_set_new(fl, "tasks", json_integer((json_int_t)r->taught));
-		json_object_set_new(fl, "memory", opt_int(r->floor_memory));
-		json_object_set_new(fl, "wall_time", opt_int(r->floor_wall_time));
+		json_object_set_new(fl, res_info(TP_RES_MEMORY)->name, opt_int(r->floor_memory));
+		json_object_set_new(fl, res_info(TP_RES_WALL_TIME)->name,
+				    opt_int(r->floor_wall_time));
 		json_object_set_new(fl, "raised", json_boolean(r->raised || r->from_retry));
 		json_object_set_new(o, "retry_floor", fl);
 	}
