@@ -28,7 +28,7 @@ static unsigned count_signal(struct tp_track *tk, int sig)
 }
 
 static const struct tp_track_ops counting_ops = {
-	.name = "test",
+	.kind = TP_TRACK_POLL,
 	.signal_all = count_signal,
 };
 

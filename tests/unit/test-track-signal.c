@@ -18,7 +18,7 @@
 #include "track/track.h"
 #include "tap.h"
 
-static const struct tp_track_ops ops = { .name = "test" };
+static const struct tp_track_ops ops = { .kind = TP_TRACK_POLL };
 
 /* A child that waits to be killed. */
 static pid_t paused_child(void)
