@@ -15,7 +15,7 @@ if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-live
 tests_fuzz_fuzz_live_SOURCES = tests/fuzz/fuzz-live.c \
 	src/live/point.c src/live/prom.c src/live/influx.c src/live/liveread.c src/live/livedir.c \
-	src/basic/safetext.c src/basic/resources.c src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c
+	src/basic/safetext.c src/basic/resources.c src/basic/editdist.c src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c
 tests_fuzz_fuzz_live_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_live_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_live_LDADD = $(JANSSON_LIBS)

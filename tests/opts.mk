@@ -35,7 +35,7 @@ tests_unit_test_snapevents_LDADD = $(TPMON_LIBS)
 
 if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-snapevents
-tests_fuzz_fuzz_snapevents_SOURCES = tests/fuzz/fuzz-snapevents.c src/measure/snapevents.c src/basic/xmalloc.c src/basic/messages.c
+tests_fuzz_fuzz_snapevents_SOURCES = tests/fuzz/fuzz-snapevents.c src/measure/snapevents.c src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c
 tests_fuzz_fuzz_snapevents_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_snapevents_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_snapevents_LDADD = $(JANSSON_LIBS)

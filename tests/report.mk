@@ -46,9 +46,9 @@ EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-tra
 if ENABLE_FUZZERS
 noinst_PROGRAMS += tests/fuzz/fuzz-report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz-report.c \
-	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/sumscan.c \
+	src/report/read/txnlog.c src/report/read/rsummary.c src/report/read/sumscan.c src/basic/sumkeys.c \
 	src/report/read/store.c \
-	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c \
+	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/editdist.c src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c \
 	src/basic/safetext.c
 tests_fuzz_fuzz_report_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
@@ -58,7 +58,7 @@ tests_fuzz_fuzz_report_LDADD = $(JANSSON_LIBS)
 noinst_PROGRAMS += tests/fuzz/fuzz-report-cache
 tests_fuzz_fuzz_report_cache_SOURCES = tests/fuzz/fuzz-report-cache.c \
 	src/report/read/rcache.c src/report/files/infile.c src/report/read/store.c \
-	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/figtable.c \
+	src/report/read/rtask.c src/basic/units.c src/basic/resources.c src/basic/editdist.c src/basic/figtable.c \
 	src/basic/xmalloc.c src/basic/messages.c src/basic/safetext.c src/basic/outfile.c
 tests_fuzz_fuzz_report_cache_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_cache_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
@@ -69,7 +69,7 @@ noinst_PROGRAMS += tests/fuzz/fuzz-report-others
 tests_fuzz_fuzz_report_others_SOURCES = tests/fuzz/fuzz-report-others.c \
 	src/report/read/foreign.c src/report/read/nextflow.c src/report/read/snakemake.c \
 	src/report/read/sacct.c src/report/read/table.c src/report/read/store.c src/report/read/rtask.c \
-	src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c
+	src/basic/figtable.c src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c
 tests_fuzz_fuzz_report_others_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_report_others_LDADD = $(JANSSON_LIBS)
@@ -82,7 +82,7 @@ tests_fuzz_fuzz_writers_SOURCES = tests/fuzz/fuzz-writers.c \
 	src/basic/safetext.c src/basic/jsontext.c src/basic/shquote.c \
 	src/report/gnuplot/gnuplot.c src/report/write/html.c \
 	src/report/files/infile.c src/report/write/escape.c \
-	src/basic/xmalloc.c src/basic/messages.c
+	src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c
 tests_fuzz_fuzz_writers_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_writers_LDADD = $(JANSSON_LIBS)

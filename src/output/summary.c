@@ -17,6 +17,7 @@
 #include "basic/messages.h"
 #include "basic/jsontext.h"
 #include "basic/outfile.h"
+#include "basic/sumkeys.h"
 #include "output/summary.h"
 #include "basic/xmalloc.h"
 
@@ -273,25 +274,9 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 
 bool summary_field_reserved(const char *key)
 {
-	static const char *const fields[] = {
-		"executable_type", "monitor_version", "host", "command", "exit_type",
-		"exit_status", "signal", "monitor_signal", "limits_exceeded",
-		"limit_violator_pid", "limit_violator_command", "start", "end",
-		"peak_times", "tracking", "tracking_reason", "cgroup", "processes_partial", "partial", "disk_partial", "snapshots",
-		"limits", "stopped_at",
-		"utilization_cores", "utilization_mean", "utilization_over_20",
-		"utilization_over_40", "utilization_over_80", "utilization_at_100",
-		"cpu_hours_allotted", "cpu_hours_unused", "memory_share", "memory_growth",
-		"lower_bounds", "ending", "retry", "notes", "upper_bounds", "cgroup_shared",
-	};
-	size_t i;
+	int k = key_by_name(key);
 
-	if (fig_by_name(key) >= 0)
-		return true;
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (!strcmp(key, fields[i]))
-			return true;
-	return false;
+	return fig_by_name(key) >= 0 || (k >= 0 && key_info((enum tp_key)k)->written);
 }
 
 static char *summary_path(const char *template)

@@ -13,13 +13,13 @@ noinst_PROGRAMS = tests/fuzz/fuzz-limits tests/fuzz/fuzz-proc tests/fuzz/fuzz-so
 	tests/fuzz/fuzz-btf tests/fuzz/fuzz-kprobe
 
 tests_fuzz_fuzz_limits_SOURCES = tests/fuzz/fuzz-limits.c \
-	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/figtable.c src/basic/messages.c
+	src/config/limitset.c src/basic/units.c src/basic/resources.c src/basic/editdist.c src/basic/figtable.c src/basic/messages.c src/basic/outfile.c src/basic/xmalloc.c
 tests_fuzz_fuzz_limits_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_limits_LDADD = $(JANSSON_LIBS)
 
 tests_fuzz_fuzz_proc_SOURCES = tests/fuzz/fuzz-proc.c src/kernel/proc.c src/cgroup/cgroup.c \
-	src/basic/xmalloc.c src/basic/messages.c
+	src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c
 tests_fuzz_fuzz_proc_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_proc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 
@@ -35,7 +35,7 @@ tests_fuzz_fuzz_btf_SOURCES = tests/fuzz/fuzz-btf.c src/kernel/sigsender/btf.c
 tests_fuzz_fuzz_btf_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_btf_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 
-tests_fuzz_fuzz_kprobe_SOURCES = tests/fuzz/fuzz-kprobe.c src/kernel/bpfasm.c src/basic/messages.c
+tests_fuzz_fuzz_kprobe_SOURCES = tests/fuzz/fuzz-kprobe.c src/kernel/bpfasm.c src/basic/messages.c src/basic/outfile.c src/basic/xmalloc.c
 tests_fuzz_fuzz_kprobe_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_kprobe_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 endif

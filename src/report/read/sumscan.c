@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/sumkeys.h"
 #include "report/read/rsummary.h"
 #include "report/read/sumscan.h"
 
@@ -20,9 +21,10 @@ enum {
 	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K__COUNT
 };
 
-static const char *const other_keys[K__COUNT - RP_RES__COUNT] = {
-	"start", "end", "category", "command", "host", "exit_type", "exit_status",
-	"monitor_version", "partial", "ending", "notes", "retry",
+static const enum tp_key other_keys[K__COUNT - RP_RES__COUNT] = {
+	TP_KEY_START, TP_KEY_END, TP_KEY_CATEGORY, TP_KEY_COMMAND, TP_KEY_HOST,
+	TP_KEY_EXIT_TYPE, TP_KEY_EXIT_STATUS, TP_KEY_MONITOR_VERSION, TP_KEY_PARTIAL,
+	TP_KEY_ENDING, TP_KEY_NOTES, TP_KEY_RETRY,
 };
 
 /* What a kept key held. */
@@ -46,7 +48,7 @@ struct scan {
 
 static const char *key_name(int k)
 {
-	return k < RP_RES__COUNT ? rp_res_fig(k)->name : other_keys[k - RP_RES__COUNT];
+	return k < RP_RES__COUNT ? rp_res_fig(k)->name : key_info(other_keys[k - RP_RES__COUNT])->name;
 }
 
 static void ws(struct scan *s)
