@@ -12,10 +12,10 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 {
 	/* every process and thread is seen at its birth and at its end,
 	 * with its final figures (CPU time, I/O, peak RSS, threads), unless
-	 * some were missed (--pid's scans; a process that escaped the
-	 * tracer in a cgroup) */
-	bool ends_seen = (in->tracked == TP_TRACK_PTRACE || in->tracked == TP_TRACK_ATTACH) &&
-			 !in->counts_partial;
+	 * a process escaped the tracer in a cgroup (escapes.c; --pid's
+	 * missed processes are counted in COUNTS below) */
+	bool ends_seen = (in->tracked == TP_TRACK_PTRACE && !in->counts_partial) ||
+			 in->tracked == TP_TRACK_ATTACH;
 	/* poll or cgroup as root: each task's exit record gives its CPU
 	 * time and its I/O (but its syscall counts rounded down to 1024:
 	 * not those) */

@@ -94,9 +94,9 @@ int main(void)
 	is_str(json_string_value(json_object_get(root, "exit_type")), "normal", "exit_type");
 	ok(json_integer_value(json_object_get(root, "exit_status")) == 3, "exit_status 3");
 	cmd = json_object_get(root, "command");
-	is_str(str_or(json_string_value(cmd), ""), "printf a\"b\n\xef\xbf\xbd",
-	       "the command line is one JSON string: quote and newline kept, "
-	       "invalid UTF-8 as U+FFFD");
+	is_str(str_or(json_string_value(cmd), ""), "printf 'a\"b\n\xef\xbf\xbd'",
+	       "the command line is one JSON string, as typed (the word quoted as a "
+	       "shell reads it back): quote and newline kept, invalid UTF-8 as U+FFFD");
 	is_double(value_of(root, "bytes_read", "MB"), 5, 1e-9, "bytes_read [5, \"MB\"]");
 	is_double(value_of(root, "context_switches", "switches"), 11, 0,
 		  "context_switches, exact under ptrace");
