@@ -2,6 +2,7 @@
 /* editdist.c: the edit distance of two words and the nearest of a list
  * (see editdist.h), on three rows of the usual table, no allocation. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "basic/editdist.h"
 
@@ -64,4 +65,21 @@ const char *editdist_nearest(const char *word, const char *const *names, size_t 
 		}
 	}
 	return found;
+}
+
+const char *editdist_long_option(const char *arg, const struct option *opts)
+{
+	char word[EDITDIST_MAX_LEN + 1];
+	const char *names[64];
+	size_t n = 0, len;
+
+	if (!arg || strncmp(arg, "--", 2) != 0)
+		return NULL;
+	len = strcspn(arg + 2, "=");
+	if (len == 0 || len > EDITDIST_MAX_LEN)
+		return NULL;
+	snprintf(word, sizeof(word), "%.*s", (int)len, arg + 2);
+	for (; opts->name && n < sizeof(names) / sizeof(names[0]); opts++)
+		names[n++] = opts->name;
+	return editdist_nearest(word, names, n);
 }

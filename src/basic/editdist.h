@@ -6,6 +6,7 @@
 #ifndef TPMON_EDITDIST_H
 #define TPMON_EDITDIST_H
 
+#include <getopt.h>
 #include <stddef.h>
 
 /* Longest word compared; a longer one is far from everything. */
@@ -20,5 +21,10 @@ size_t editdist(const char *a, const char *b);
  * at most 1 edit for words of up to 3 letters, 2 up to 6, 3 beyond, and
  * fewer edits than the word has letters.  A tie goes to the first. */
 const char *editdist_nearest(const char *word, const char *const *names, size_t n);
+
+/* The long option of getopt_long()'s @opts ({0}-ended) nearest to @arg,
+ * an unknown "--word" or "--word=value", or NULL (none near, or @arg no
+ * long option): the "did you mean" of the subcommands' options. */
+const char *editdist_long_option(const char *arg, const struct option *opts);
 
 #endif

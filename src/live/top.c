@@ -21,6 +21,7 @@
 #include "live/liveread.h"
 #include "basic/figtable.h"
 #include "basic/safetext.h"
+#include "basic/editdist.h"
 #include "live/top.h"
 #include "basic/units.h"
 #include "basic/xmalloc.h"
@@ -396,8 +397,14 @@ static int top_parse(struct top_opts *t, int argc, char **argv)
 				return -1;
 			}
 			break;
-		default:
+		default: {
+			const char *near = editdist_long_option(argv[optind - 1], opts);
+
+			if (near)
+				fprintf(stderr, "tpmon top: did you mean --%s? (try 'tpmon top "
+					"--help')\n", near);
 			return -1;
+		}
 		}
 	}
 	if (optind < argc) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/editdist.h"
 #include "basic/messages.h"
 #include "report/read/readpool.h"
 #include "report/ropts.h"
@@ -199,9 +200,15 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		case 'h':
 			usage();
 			return 1;
-		default:
-			error_msg("report: try 'tpmon report --help'");
+		default: {
+			const char *near = editdist_long_option(argv[optind - 1], long_opts);
+
+			if (near)
+				error_msg("report: did you mean --%s? (try 'tpmon report --help')", near);
+			else
+				error_msg("report: try 'tpmon report --help'");
 			return -1;
+		}
 		}
 	}
 	o->inputs = argv + optind;
