@@ -282,6 +282,11 @@ static int show(const struct top_opts *t, bool term)
 		memory += runs[i].memory > 0 ? runs[i].memory : 0;
 		shown++;
 	}
+	/* none: say where they were looked for (a tpmon of another user, or
+	 * with another TPMON_RUNTIME_DIR, writes elsewhere) */
+	if (!shown)
+		fprintf(term ? stdout : stderr, "%sno task: no runtime file of a running tpmon in %s%s",
+			term ? "" : "tpmon top: ", t->dir, term ? "\n\n" : "\n");
 	if (term) {
 		print_total(stdout, &l, cores, memory, shown);
 		printf("\nsort: %s  (p t c m i: sort, q: quit)\n", (const char *[]){ "pid",
