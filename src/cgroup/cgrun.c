@@ -230,9 +230,15 @@ static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double de
 		cgroup_enter(c->monitor, 0);
 	for (;;) {
 		double left = deadline - now_s();
-		int ms = deadline <= 0 ? -1 : left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000);
+		/* (a wait is at most 11 days: a longer limit waits again) */
+		int ms = deadline <= 0 ? -1 : left <= 0 ? 0 : left > 1e6 ? 1000000000 :
+			 (int)(left * 1000) + 1;
 
-		if (guard_wait(fd, ms, &quit) || guard_overdue(c, fd, &quit))
+		if (guard_wait(fd, ms, &quit))
+			break;
+		if (now_s() < deadline)
+			continue;
+		if (guard_overdue(c, fd, &quit))
 			break;
 		deadline = 0;	/* the task was killed: now tpmon's word */
 	}
