@@ -247,8 +247,9 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 			    json_string(r->tracking_reason) : json_null());
 	json_object_set_new(root, "cgroup", r->cgroup ? json_string(r->cgroup) : json_null());
 	/* --tracking=cgroup: whether total_processes and
-	 * max_concurrent_processes are lower bounds (false: exact) */
-	if (r->tracking == TP_TRACK_CGROUP)
+	 * max_concurrent_processes are lower bounds (false: exact); ptrace
+	 * only when processes escaped the tracer (program/escapes.c) */
+	if (r->tracking == TP_TRACK_CGROUP || r->processes_partial)
 		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
 	if (r->cgroup_shared)
 		json_object_set_new(root, "cgroup_shared", json_true());
