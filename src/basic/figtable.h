@@ -67,6 +67,8 @@ enum tp_fig_quality {
 	TP_Q_NET,		/* a socket missed between samples */
 	TP_Q_GPU,		/* a GPU process missed */
 	TP_Q_DISK,		/* the disk walk could not read everything */
+	TP_Q_CGROUP,		/* the cgroup's own files: a process that left
+				 * the cgroup is in none of them */
 	TP_Q__COUNT
 };
 

@@ -289,8 +289,10 @@ static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool 
 	q.tracked = in->tracking;
 	q.counts_partial = in->processes_partial;
 	q.outer_whole = outer_whole;
-	q.cgroup_cpu = cg && (cg->known & TP_CGF_CPU);
-	q.cgroup_io = cg && in->cgroup_io && (cg->known & TP_CGF_IO);
+	/* a process that left the cgroup is in none of its files */
+	q.cgroup_left = in->cgroup_left;
+	q.cgroup_cpu = cg && (cg->known & TP_CGF_CPU) && !in->cgroup_left;
+	q.cgroup_io = cg && in->cgroup_io && (cg->known & TP_CGF_IO) && !in->cgroup_left;
 	q.net_exact = in->net_exact;
 	q.exit_records = in->exit_records;
 	q.disk_partial = rep->disk_partial;

@@ -166,6 +166,7 @@ struct tp_fill {
 	unsigned max_threads;		/* the table's peak of live threads */
 	const struct tp_cg_figures *cgroup;	/* the task's cgroup's, or NULL */
 	bool cgroup_io;			/* its io.stat bytes count (--tracking=cgroup) */
+	bool cgroup_left;		/* a process of the tree left the cgroup */
 };
 
 /* Fill the report at @t (s from the start) from @in: totals, the peaks

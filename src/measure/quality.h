@@ -27,6 +27,7 @@ struct tp_quality_in {
 	bool outer_whole;
 	bool cgroup_cpu;		/* the task's cgroup's cpu.stat was read */
 	bool cgroup_io;			/* its io.stat bytes were read: the reads */
+	bool cgroup_left;		/* a process of the tree left the cgroup */
 	bool net_exact;			/* every socket of the tree was seen (net.h) */
 	/* poll as root: the kernel's records told every birth and end, with
 	 * each task's final CPU time and I/O (exitrec.h); cgroup as root:

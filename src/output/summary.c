@@ -86,11 +86,10 @@ static json_t *exceeded_object(const struct tp_summary *r)
 	return le;
 }
 
-/* The names of the figures that are lower bounds in this run, among
- * those @root gives a value (a null one is unknown, not a bound). */
-static json_t *lower_bounds(const json_t *root, const struct tp_summary *r)
+/* Into @a, the names of the figures that are lower bounds in this run,
+ * among those @root gives a value (a null one is unknown, not a bound). */
+static void lower_bounds(json_t *a, const json_t *root, const struct tp_summary *r)
 {
-	json_t *a = json_array();
 	int f;
 
 	for (f = 0; f < TP_FIG__COUNT; f++) {
@@ -100,7 +99,6 @@ static json_t *lower_bounds(const json_t *root, const struct tp_summary *r)
 		if (r->lower[f] && v && !json_is_null(v))
 			json_array_append_new(a, json_string(name));
 	}
-	return a;
 }
 
 /* The figures above the task's own, by the monitor's share in them. */
@@ -224,7 +222,7 @@ static void add_snapshots(json_t *root, const struct tp_summary *r)
 
 static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 {
-	json_t *root = json_object();
+	json_t *root = json_object(), *lb;
 	char host[256] = "unknown";
 	int i;
 
@@ -253,11 +251,14 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 		json_object_set_new(root, "processes_partial", json_boolean(r->processes_partial));
 	if (r->cgroup_shared)
 		json_object_set_new(root, "cgroup_shared", json_true());
-	/* last of the figures: the names of those that are lower bounds */
-	json_object_set_new(root, "lower_bounds", lower_bounds(root, r));
+	/* last of the figures: the names of those that are lower bounds
+	 * (filled once the kernel's figures below are in) */
+	lb = json_array();
+	json_object_set_new(root, "lower_bounds", lb);
 	/* the cgroup's own high-water mark (5.19), page cache included,
 	 * and its PSI totals */
 	add_figures(root, r, TP_FIGP_KERNEL);
+	lower_bounds(lb, root, r);
 	/* tpmon's own cgroup, read only: tpmon's memory is in its peak */
 	if (r->cgroup_home)
 		json_object_set_new(root, "upper_bounds", upper_bounds(r));

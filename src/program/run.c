@@ -240,6 +240,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.tracking_name = tracking_info(r->tk->ops->kind)->name;
 	in.tracking_reason = r->o->tracking_reason;
 	in.processes_partial = r->tk->counts_partial;
+	in.cgroup_left = r->tk->cgroup_left;
 	in.exit_records = r->tk->exit_records;
 	figures_fill(&r->fig, &in, t, final);
 }

@@ -308,6 +308,27 @@ static pid_t *members_absent(struct tp_track *tk, const pid_t *v, size_t n, size
 	return out;
 }
 
+/* Is @pid, a process of the table that the listing lacks and that no
+ * event ended, alive outside the cgroup?  It moved itself out (root, or
+ * a user whose delegated cgroups hold the run's): it stays in the table,
+ * sampled, signalled and killed with the tree (members_signal_all()),
+ * until it is gone or a zombie; said once. */
+static bool left_alive(struct tp_track *tk, pid_t pid)
+{
+	const struct tp_proc *p = ptree_proc(tk->tree, pid);
+	struct proc_stat st;
+
+	if (!p || ended_since(priv(tk), pid) || proc_read_stat(pid, &st) < 0 ||
+	    st.state == 'Z' || st.state == 'X' || (p->starttime && p->starttime != st.starttime))
+		return false;
+	if (!tk->cgroup_left)
+		warn_msg("process %d left the task's cgroup and lives on: the cgroup's own "
+			 "figures (memory_cgroup, pressure) and its limits miss it from then; "
+			 "it is sampled, and stopped with the task", (int)pid);
+	tk->cgroup_left = true;
+	return true;
+}
+
 /* Bring the table up to date: the pending events, then cgroup.procs as
  * the membership check.  The root is ended by wait(), not here.
  *
@@ -336,6 +357,8 @@ static void members_refresh(struct tp_track *tk)
 	members_events(tk, NULL, NULL);
 	m->log_ends = false;
 	for (j = 0; j < ngone; j++) {
+		if (left_alive(tk, gone[j]))
+			continue;
 		(void)late_take(m, gone[j], &status);
 		ptree_thread_gone(t, gone[j]);	/* (nothing if already ended) */
 	}
@@ -362,25 +385,53 @@ static void members_refresh(struct tp_track *tk)
 	records_state(tk);
 }
 
-/* Every process of the cgroup, seen or not: SIGTERM (and SIGCONT) to
- * each member, SIGKILL through cgroup.kill. */
+/* @sig to @pid (and SIGCONT after a SIGTERM): 1 if sent. */
+static unsigned signal_one(pid_t pid, int sig)
+{
+	if (kill(pid, sig) < 0)
+		return 0;
+	if (sig == SIGTERM)
+		kill(pid, SIGCONT);
+	return 1;
+}
+
+/* @sig to the processes of the table that left the cgroup (not in the
+ * listing @v, sorted), each checked to be the one the table knows (its
+ * start time) just before.  How many. */
+static unsigned signal_left(struct tp_track *tk, const pid_t *v, size_t n, int sig)
+{
+	const struct tp_proc *p;
+	struct proc_stat st;
+	unsigned sent = 0;
+
+	if (!tk->cgroup_left)
+		return 0;
+	for (p = tk->tree->live; p; p = p->next)
+		if (!listed(v, n, p->pid) && proc_read_stat(p->pid, &st) == 0 &&
+		    (!p->starttime || p->starttime == st.starttime))
+			sent += signal_one(p->pid, sig);
+	return sent;
+}
+
+/* Every process of the cgroup, seen or not, and those of the table that
+ * left it: SIGTERM (and SIGCONT) to each, SIGKILL through cgroup.kill
+ * (and to each that left). */
 static unsigned members_signal_all(struct tp_track *tk, int sig)
 {
 	pid_t *v = NULL;
 	size_t n = cgrun_members(tk->cgroup, &v), i;
 	unsigned sent = 0;
 
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_pid);
 	if (sig == SIGKILL) {
-		free(v);
 		cgrun_kill(tk->cgroup, 0);
-		return (unsigned)n;
+		sent = (unsigned)n;
+	} else {
+		for (i = 0; i < n; i++)
+			sent += signal_one(v[i], sig);
 	}
-	for (i = 0; i < n; i++) {
-		if (kill(v[i], sig) == 0)
-			sent++;
-		if (sig == SIGTERM)
-			kill(v[i], SIGCONT);
-	}
+	sent += signal_left(tk, v, n, sig);
 	free(v);
 	return sent;
 }

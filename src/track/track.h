@@ -159,6 +159,10 @@ struct tp_track {
 	 * cgroup backend without the proc connector, or with events lost;
 	 * --pid, when the tree changed faster than the attach's scans */
 	bool counts_partial;
+	/* the cgroup backend: a process of the tree left the task's cgroup
+	 * (moved itself out: root, or a delegated user) and lived on; the
+	 * cgroup's own figures (its memory peak, pressure) miss it from then */
+	bool cgroup_left;
 	struct tp_sender sender;	/* of the last signal delivered to the
 					 * root (ptrace), for the summary's end */
 	/* poll as root: the kernel's records told every birth and every
