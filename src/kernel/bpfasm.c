@@ -110,8 +110,8 @@ void bpfasm_map_update(struct bpfasm *p, int map, int16_t key_off, int16_t value
 	bpfasm_emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_update_elem);
 }
 
-int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
-		      uint32_t entries)
+static int map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
+		      uint32_t entries, uint32_t flags)
 {
 	union bpf_attr a;
 
@@ -120,7 +120,25 @@ int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_
 	a.key_size = key_size;
 	a.value_size = value_size;
 	a.max_entries = entries;
+	a.map_flags = flags;
 	return (int)bpfasm_sys(BPF_MAP_CREATE, &a);
+}
+
+int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
+		      uint32_t entries)
+{
+	return map_create(type, key_size, value_size, entries, 0);
+}
+
+int bpfasm_map_create_lazy(uint32_t key_size, uint32_t value_size, uint32_t entries)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0 || bpfasm_kversion(u.release) < (6u << 16) + (1u << 8)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return map_create(BPF_MAP_TYPE_HASH, key_size, value_size, entries, BPF_F_NO_PREALLOC);
 }
 
 int bpfasm_load(const struct bpfasm *p, enum bpf_prog_type type,

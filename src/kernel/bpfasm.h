@@ -58,6 +58,14 @@ void bpfasm_map_delete(struct bpfasm *p, int map, int16_t key_off);
 int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
 		      uint32_t entries);
 
+/* A hash map whose entries are allocated as they are made
+ * (BPF_F_NO_PREALLOC): made in microseconds where a preallocated or LRU
+ * one of 16,384 entries takes milliseconds.  Only from 6.1, where the
+ * kernel allocates them safely in tracing programs (bpf_mem_alloc; before,
+ * it let them in with a warning in its log); elsewhere -1 with EOPNOTSUPP,
+ * for the caller's preallocated map. */
+int bpfasm_map_create_lazy(uint32_t key_size, uint32_t value_size, uint32_t entries);
+
 /* Load @p (linked) as a program of @type (@expected: its expected attach
  * type, or 0).  Returns its descriptor, or -1 with errno, after a debug
  * line with the verifier's last words, headed @what, when it refused. */

@@ -210,10 +210,20 @@ static void assemble_peek(struct bpfasm *p, int peek, const struct bpfasm_regs *
 	bpfasm_link(p);
 }
 
-static int make_map(void)
+/* The slots: kept to a cgroup, only the tree's processes make one, and
+ * a map that allocates them as they come is made at once (6.1); else
+ * LRU, whose least recently used slots (of other processes of the
+ * machine) go first.  Either way a map near full makes the figures
+ * lower bounds (np->full). */
+static int make_map(const struct tp_netprobe *np)
 {
-	int fd = bpfasm_map_create(BPF_MAP_TYPE_LRU_HASH, sizeof(uint32_t),
-				   sizeof(struct slot_value), NETPROBE_SLOTS);
+	int fd = np->cgroup >= 0 ? bpfasm_map_create_lazy(sizeof(uint32_t),
+							  sizeof(struct slot_value), NETPROBE_SLOTS) : -1;
+
+	if (fd >= 0)
+		return fd;
+	fd = bpfasm_map_create(BPF_MAP_TYPE_LRU_HASH, sizeof(uint32_t),
+			       sizeof(struct slot_value), NETPROBE_SLOTS);
 
 	if (fd < 0 && errno == EINVAL)	/* before 4.10 */
 		fd = bpfasm_map_create(BPF_MAP_TYPE_HASH, sizeof(uint32_t),
@@ -294,7 +304,7 @@ static int open_tracepoints(struct tp_netprobe *np, char *why, size_t size)
 	const char *step = "map";
 	int k;
 
-	np->map = make_map();
+	np->map = make_map(np);
 	for (k = 0; np->map >= 0 && k < NSLOTS; k++) {
 		step = tracepoint[k];
 		if (load_attach(np, k) < 0)
@@ -331,7 +341,7 @@ static int open_kprobes(struct tp_netprobe *np, char *why, size_t size)
 	if (bpfasm_kprobe_pmu(&type, &retbit, &regs, why, size) < 0)
 		return -1;
 	version = uname(&u) == 0 ? bpfasm_kversion(u.release) : 0;
-	np->map = make_map();
+	np->map = make_map(np);
 	np->peek = bpfasm_map_create(BPF_MAP_TYPE_HASH, sizeof(uint64_t), sizeof(uint64_t),
 				     PEEK_SLOTS);
 	for (k = 0; np->map >= 0 && np->peek >= 0 && k < NPROGS; k++)
