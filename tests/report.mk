@@ -30,7 +30,7 @@ tests_unit_test_report_timeline_LDADD = $(REPORT_LIBS)
 REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-outputs.test \
 	tests/report-devices.test \
 	tests/report-makeflow.test tests/report-zero.test tests/report-inject.test \
-	tests/report-others.test tests/report-timeline.test tests/report-html.test \
+	tests/report-others.test tests/report-timeline.test tests/report-html.test tests/report-page.test \
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \
 	tests/report-layers.test tests/report-sizing.test tests/report-trust.test \
 	tests/report-jobs.test tests/report-cache.test tests/report-units.test

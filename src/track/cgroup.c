@@ -419,7 +419,7 @@ static unsigned signal_left(struct tp_track *tk, const pid_t *v, size_t n, int s
 static unsigned members_signal_all(struct tp_track *tk, int sig)
 {
 	pid_t *v = NULL;
-	size_t n = cgrun_members(tk->cgroup, &v), i;
+	size_t n = cgrun_members(tk->cgroup, &v);
 	unsigned sent = 0;
 
 	if (n)
@@ -428,7 +428,7 @@ static unsigned members_signal_all(struct tp_track *tk, int sig)
 		cgrun_kill(tk->cgroup, 0);
 		sent = (unsigned)n;
 	} else {
-		for (i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++)
 			sent += signal_one(v[i], sig);
 	}
 	sent += signal_left(tk, v, n, sig);

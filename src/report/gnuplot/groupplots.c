@@ -444,6 +444,15 @@ static int scatter(struct gp *g, const char *dir, size_t index, const char *name
 	return 0;
 }
 
+/* Does figure @r vary across the tasks of @c?  A histogram of one value,
+ * or of one task, says nothing its table does not: none is drawn. */
+static bool varies(const struct rp_cat *c, int r)
+{
+	const struct rp_stats *s = &c->stats[r];
+
+	return c->shown[r] && s->n >= 2 && s->max > s->min;
+}
+
 int rp_plots_write(const char *dir, const struct rp_store *st,
 		   const struct rp_cat *c, size_t n, struct rp_plot_set *sets)
 {
@@ -470,10 +479,10 @@ int rp_plots_write(const char *dir, const struct rp_store *st,
 
 		memset(set, 0, sizeof(*set));
 		for (r = 0; r < RP_RES__COUNT; r++)
-			if (c[i].shown[r] && c[i].stats[r].n > 0 &&
-			    histogram(&g, dir, i, name, st, &c[i], r, set) < 0)
+			if (varies(&c[i], r) && histogram(&g, dir, i, name, st, &c[i], r, set) < 0)
 				status = -1;
-		if (scatter(&g, dir, i, name, st, &c[i], set) < 0)
+		if ((varies(&c[i], RP_MEMORY) || varies(&c[i], RP_WALL_TIME)) &&
+		    scatter(&g, dir, i, name, st, &c[i], set) < 0)
 			status = -1;
 		if (!sets)
 			rp_plot_sets_clear(set, 1);

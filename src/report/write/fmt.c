@@ -87,7 +87,9 @@ const char *rp_fmt_hours(char *buf, size_t len, double h)
 		snprintf(buf, len, "0");
 	else if (h >= 100)
 		snprintf(buf, len, "%.0f", h);
+	else if (h >= 0.005)
+		snprintf(buf, len, "%.2f", h);
 	else
-		snprintf(buf, len, "%.3g", h);
+		snprintf(buf, len, "< 0.01");
 	return buf;
 }

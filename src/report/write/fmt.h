@@ -11,8 +11,10 @@
  * "3.5 min", "0.95" (cores); "-" when NAN.  Returns @buf. */
 const char *rp_fmt_value(char *buf, size_t len, enum rp_res r, double v);
 
-/* Hours (core hours, GB hours) with enough digits that a small figure
- * is not 0.00: "1234", "12.5", "0.0123"; "0" for 0, "-" when NAN. */
+/* Hours (core hours, GB hours) in one format, two decimals: "1234",
+ * "12.50", "0.27"; a figure that would round to 0.00 is "< 0.01" (never
+ * 0, never an exponent); "0" for 0, "-" when NAN.  (The JSON and the CSV
+ * keep every digit.) */
 const char *rp_fmt_hours(char *buf, size_t len, double h);
 
 /* A time, seconds since the epoch, as "2026-11-27 18:00:00 UTC";

@@ -5,6 +5,7 @@
  * else) with the run summary, each group's tables and plots.  Text from the inputs goes
  * through html_text(); an SVG is inlined only if html_svg_inert(). */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,8 @@ static const char style[] =
 	".verdict span{display:inline-block;margin-right:1.2em;font-weight:bold}"
 	".verdict .bad{color:#c0392b}.verdict .ok{color:#1b7e5a}"
 	"table.sortable th{cursor:pointer}td.text{text-align:left;overflow-wrap:anywhere}"
-	"p.name{color:#555;font-size:.85em;overflow-wrap:anywhere;margin-top:-.6em}";
+	"p.name{color:#555;font-size:.85em;overflow-wrap:anywhere;margin-top:-.6em}"
+	"details>summary{cursor:pointer;color:#2b5d8a;margin:.3em 0}";
 
 static void figures(FILE *f, const struct rp_cat *c)
 {
@@ -110,8 +112,12 @@ static void plots(FILE *f, const struct rp_plot_set *set)
 	fputs("</div>\n", f);
 }
 
+/* Beyond this many groups, each group's tables and plots are collapsed
+ * under its heading and counts (a link from the overview opens its own). */
+#define GROUPS_OPEN_MAX 12
+
 static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set, size_t i,
-		  const struct rp_page *pg)
+		  const struct rp_page *pg, bool collapsed)
 {
 	fprintf(f, "<section class=\"category\" id=\"g-%zu\" data-category=\"", i);
 	html_text(f, c->group->name);
@@ -121,16 +127,21 @@ static void group(FILE *f, const struct rp_cat *c, const struct rp_plot_set *set
 	html_text(f, c->group->label);
 	fputs("</h2>\n<p class=\"name\">", f);
 	html_text(f, c->group->name);
-	fprintf(f, "</p>\n<p class=\"counts\"><span>%zu tasks</span><span>%zu succeeded</span>"
+	fprintf(f, "</p>\n<p class=\"counts\"><span>%zu task%s</span><span>%zu succeeded</span>"
 		"<span>%zu stopped at a limit</span><span>%zu failed</span><span>%zu running "
-		"(peaks so far)</span><span>%zu notes</span></p>\n",
-		c->tasks, c->succeeded, c->exhausted, c->failed, c->running, c->notes);
+		"(peaks so far)</span><span>%zu note%s</span></p>\n",
+		c->tasks, c->tasks == 1 ? "" : "s", c->succeeded, c->exhausted, c->failed, c->running,
+		c->notes, c->notes == 1 ? "" : "s");
+	if (collapsed)
+		fputs("<details><summary>figures, allocations and plots</summary>\n", f);
 	figures(f, c);
 	allocations(f, c);
 	if (pg && pg->sizing)
 		rp_sizing_html_group(f, pg->sizing, i);
 	if (set)
 		plots(f, set);
+	if (collapsed)
+		fputs("</details>\n", f);
 	fputs("</section>\n", f);
 }
 
@@ -198,7 +209,7 @@ int rp_out_html(const char *path, const struct rp_cat *c, size_t n,
 	if (pg && pg->timeline_svg)
 		timeline(f, pg->timeline_svg);
 	for (i = 0; i < n; i++)
-		group(f, &c[i], sets ? &sets[i] : NULL, i, pg);
+		group(f, &c[i], sets ? &sets[i] : NULL, i, pg, n > GROUPS_OPEN_MAX);
 	fprintf(f, "<script>%s</script>\n</body></html>\n", rp_html_script);
 	if (fclose(f) != 0) {
 		error_msg("cannot write %s: %s", path, strerror(errno));
