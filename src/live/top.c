@@ -125,9 +125,10 @@ struct layout {
 	int sorted;		/* the column marked as the sort key, -1 none */
 };
 
-/* All columns and 200 bytes of text for @width 0 (not a terminal); else
- * the columns that leave the text TASK_MIN, least useful dropped first. */
-static void layout_make(struct layout *l, size_t width, enum sort_key sort)
+/* All columns and 200 bytes of text for @width 0 (batch lines with no
+ * COLUMNS); else the columns that leave the text TASK_MIN, least useful
+ * dropped first.  The sort column is marked on a terminal (@term). */
+static void layout_make(struct layout *l, size_t width, enum sort_key sort, bool term)
 {
 	static const int sort_col[] = { C_PID, C_PROCS, C_CORES, C_MEMORY, C_READ };
 	size_t used = 2;	/* the two spaces before TASK */
@@ -144,7 +145,7 @@ static void layout_make(struct layout *l, size_t width, enum sort_key sort)
 				used -= (size_t)cols[c].width + 1;
 			}
 	l->text_max = !width ? 200 : width > used + 8 ? width - used : 8;
-	l->sorted = width ? sort_col[sort] : -1;
+	l->sorted = term ? sort_col[sort] : -1;
 }
 
 /* A line of the columns shown: @cell[c] for each, then @task. */
@@ -252,13 +253,24 @@ static size_t term_width(void)
 	return ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 0;
 }
 
+/* Batch lines: the width COLUMNS gives (a script that sets it, as for
+ * procps' top -b), else 0: every column, whole. */
+static size_t columns_env(void)
+{
+	const char *s = getenv("COLUMNS");
+	char *end;
+	long v = s ? strtol(s, &end, 10) : 0;
+
+	return s && *s && !*end && v >= 20 && v <= 4096 ? (size_t)v : 0;
+}
+
 /* One screen (or one batch of lines): 0, or -1 if the directory cannot
  * be read. */
 static int show(const struct top_opts *t, bool term)
 {
 	struct tp_liverun *runs;
 	struct layout l;
-	size_t n, i, width = term ? term_width() : 0;
+	size_t n, i, width = term ? term_width() : columns_env();
 	double cores = 0, memory = 0;
 	unsigned shown = 0;
 
@@ -270,10 +282,12 @@ static int show(const struct top_opts *t, bool term)
 	if (n)
 		qsort(runs, n, sizeof(*runs), compare);
 	/* a terminal whose width is unknown: 80 columns */
-	layout_make(&l, term && !width ? 80 : width, t->sort);
+	if (term && !width)
+		width = 80;
+	layout_make(&l, width, t->sort, term);
 	if (term)
 		fputs("\033[H\033[2J", stdout);
-	print_header(stdout, &l, term && !width ? 80 : width);
+	print_header(stdout, &l, term ? width : 0);
 	for (i = 0; i < n; i++) {
 		if (runs[i].stale && !t->all)
 			continue;
