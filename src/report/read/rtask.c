@@ -85,6 +85,7 @@ void rp_task_init(struct rp_task *t)
 		t->given[i] = NAN;
 	t->started = t->ended = t->req_wall_time = NAN;
 	t->retry_memory = t->retry_wall_time = NAN;
+	t->input_mb = NAN;
 	t->exit_status = -1;
 }
 

@@ -74,6 +74,10 @@ struct rp_task {
 	/* the summary's retry, what to ask for next time after a limit or an
 	 * OOM kill: memory (MB) or wall time (s); NAN when it gave none */
 	double retry_memory, retry_wall_time;
+	/* what the task read as input, MB; NAN unknown: a summary's
+	 * input_size, a Nextflow trace's rchar, Snakemake's input_size_mb
+	 * (--benchmark-extended); --recommend=input fits requests on it */
+	double input_mb;
 	/* the strings: owned, or the store's when @pooled (rp_store_seal()) */
 	char *category;		/* or NULL: "default" then */
 	char *command;		/* or NULL */

@@ -15,12 +15,13 @@
 #include "basic/xmalloc.h"
 
 enum sm_col { SM_S, SM_HMS, SM_MAX_RSS, SM_MAX_PSS, SM_IO_IN, SM_IO_OUT, SM_CPU_TIME,
-	      SM_RULE, SM_THREADS, SM__COUNT };
+	      SM_RULE, SM_THREADS, SM_INPUT_MB, SM__COUNT };
 
 static const char *const col_name[SM__COUNT] = {
 	[SM_S] = "s", [SM_HMS] = "h:m:s", [SM_MAX_RSS] = "max_rss",
 	[SM_MAX_PSS] = "max_pss", [SM_IO_IN] = "io_in", [SM_IO_OUT] = "io_out",
 	[SM_CPU_TIME] = "cpu_time", [SM_RULE] = "rule_name", [SM_THREADS] = "threads",
+	[SM_INPUT_MB] = "input_size_mb",
 };
 
 struct rp_snakemake {
@@ -190,6 +191,7 @@ static void fill(struct rp_task *t, const char *const v[SM__COUNT])
 	if (num(v[SM_MAX_RSS]) != 0)
 		fill_samples(t, v);
 	t->given[RP_G_CORES] = num(v[SM_THREADS]);
+	t->input_mb = num(v[SM_INPUT_MB]);	/* --benchmark-extended's, MB */
 	/* a benchmark file is written for a job that succeeded */
 	t->exit_type = xstrdup("normal");
 	t->exit_status = 0;

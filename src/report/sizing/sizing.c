@@ -14,7 +14,7 @@
 static void strategies(struct rp_sizing *z)
 {
 	static const enum rp_strategy order[RP_S__COUNT] = {
-		RP_S_MAX, RP_S_QUANTILE, RP_S_THROUGHPUT, RP_S_WASTE
+		RP_S_MAX, RP_S_QUANTILE, RP_S_THROUGHPUT, RP_S_WASTE, RP_S_INPUT
 	};
 	size_t i;
 
@@ -35,6 +35,8 @@ static void add(struct rp_tally *to, const struct rp_tally *t)
 	to->fit += t->fit;
 	to->exceeded += t->exceeded;
 	to->failed += t->failed;
+	to->attempts_failed += t->attempts_failed;
+	to->lost_h += t->lost_h;
 	to->mem_alloc += t->mem_alloc;
 	to->mem_used += t->mem_used;
 	to->core_alloc += t->core_alloc;

@@ -64,6 +64,8 @@ void rp_sizing_json_root(json_t *root, const struct rp_sizing *z);
 void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
 /* One group's recommendation line for the terminal. */
 void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i);
+/* Group recommendation @r's lines on the input size, for the terminal. */
+void rp_sizing_text_lines(FILE *f, const struct rp_rec *r);
 /* The page's overview (a row per group, by footprint, linking to
  * sections id="g-I") and the savings table. */
 void rp_sizing_html(FILE *f, const struct rp_sizing *z, const struct rp_store *st,
