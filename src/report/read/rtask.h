@@ -107,6 +107,10 @@ struct rp_task {
  * bwa mem ..."; else its category or its record's path. */
 char *rp_task_name_dup(const struct rp_task *t);
 
+/* Is @mb an input size a fit may use: finite, from 0 to 1 PB (more is
+ * a corrupt record)? */
+bool rp_input_mb_usable(double mb);
+
 /* @t empty: every value unknown (NAN), no strings, status unknown. */
 void rp_task_init(struct rp_task *t);
 

@@ -2,8 +2,8 @@
 /* byinput.c: --recommend=input.  Per group, memory and wall time as a
  * robust line on the input size (inputfit.c), within a floor (the least
  * peak) and a cap (max's request), and its online replay: each task's
- * first request comes from the tasks that ended before it started (none:
- * the record's own request, else max's), a retry asks RP_INPUT_GROWTH
+ * first request comes from the tasks that ended before it started (under
+ * RP_INPUT_MIN_TASKS of them: max's, the group's fallback), a retry asks RP_INPUT_GROWTH
  * times what the failed try gave (what it reached under its limit: the
  * summary's retry rule), at least the cap.  The margin of each line is the one of
  * rp_input_margins whose replay costs least: memory, the memory hours
@@ -18,11 +18,6 @@
 
 const double rp_input_margins[RP_INPUT_NMARGINS] = { 0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1 };
 
-bool rp_input_usable(double mb)
-{
-	return isfinite(mb) && mb >= 0 && mb <= RP_ABSURD_MB;
-}
-
 static int64_t round_res(double v, bool mem)
 {
 	return mem ? rp_round_memory(v) : rp_round_time(v);
@@ -33,7 +28,7 @@ int64_t rp_line_request(const struct rp_line *l, double input_mb, int64_t fixed,
 	double pred;
 	int64_t v;
 
-	if (!l->on || !rp_input_usable(input_mb))
+	if (!l->on || !rp_input_mb_usable(input_mb))
 		return fixed;
 	pred = l->slope * input_mb + l->icpt;
 	pred = pred > 0 ? pred * (1 + l->margin) : 0;
@@ -54,7 +49,7 @@ static void fit_line(struct rp_line *l, const double *x, const double *y, size_t
 	l->rho = NAN;
 	l->slope = l->icpt = 0;
 	if (n < RP_INPUT_MIN_TASKS) {
-		l->why = "fewer than 5 tasks with an input size";
+		l->why = "under 5 tasks with an input size";
 		return;
 	}
 	x += skip;
@@ -62,12 +57,12 @@ static void fit_line(struct rp_line *l, const double *x, const double *y, size_t
 	n -= skip;
 	l->rho = rp_spearman(x, y, n);
 	if (!(l->rho >= RP_INPUT_MIN_RHO)) {
-		l->why = "no relation to the input size";
+		l->why = "no relation to input";
 		return;
 	}
 	rp_theil_sen(x, y, n, &l->slope, &l->icpt);
 	if (!(l->slope > 0)) {
-		l->why = "no growth with the input size";
+		l->why = "no growth with input";
 		return;
 	}
 	l->on = true;
@@ -106,7 +101,7 @@ static size_t items_of(const struct rp_store *st, const struct rp_group *g, stru
 			continue;
 		it[n].t = t;
 		it[n].u = rp_use_of(t);
-		it[n].x = rp_input_usable(t->input_mb) ? t->input_mb : NAN;
+		it[n].x = rp_input_mb_usable(t->input_mb) ? t->input_mb : NAN;
 		it[n].teaches = rp_task_usable(t) == 0;
 		it[n].start = t->started;
 		it[n].end = t->ended;
@@ -224,11 +219,10 @@ static void online_free(struct online *o)
 }
 
 /* The first try of item @e under its history @h: with fewer than
- * RP_INPUT_MIN_TASKS tasks ended before it, its record's request or else
- * max's (the default an engine has before it learns); else each resource
- * on the history's line (when the group's is on) with @margin, within
- * the history's least peak and largest peak with --margin (the cap,
- * within --max), into *@cap. */
+ * RP_INPUT_MIN_TASKS tasks ended before it, max's request (the group's
+ * fallback); else each resource on the history's line (when the group's
+ * is on) with @margin, within the history's least peak and largest peak
+ * with --margin (the cap, within --max), into *@cap. */
 static struct rp_give first_try(const struct rp_rec *r, const struct item *e,
 				const struct hist *h, const double margin[RP_L__COUNT],
 				const double max[RP_A__COUNT], struct rp_give *cap)
@@ -237,15 +231,9 @@ static struct rp_give first_try(const struct rp_rec *r, const struct item *e,
 			     (double)r->wall_time };
 	size_t res;
 
-	if (h->l[RP_L_MEMORY].n < RP_INPUT_MIN_TASKS) {
-		if (e->t->given[RP_G_MEMORY] > 0)
-			g.mem = e->t->given[RP_G_MEMORY];
-		if (e->t->req_wall_time > 0)
-			g.wall = e->t->req_wall_time;
-		*cap = g;
-		return g;
-	}
 	*cap = g;
+	if (h->l[RP_L_MEMORY].n < RP_INPUT_MIN_TASKS)
+		return g;
 	for (res = 0; res < RP_L__COUNT; res++) {
 		bool mem = res == RP_L_MEMORY;
 		struct rp_line l = h->l[res];
@@ -387,7 +375,6 @@ static void group_lines(const struct online *o, struct rp_rec *r)
 void rp_input_fit(const struct rp_store *st, const struct rp_cat *c, struct rp_rec *r,
 		  const double max[RP_A__COUNT])
 {
-	double margin[RP_L__COUNT] = { 0, rp_input_margins[RP_INPUT_NMARGINS - 1] };
 	struct online o;
 
 	memset(r->line, 0, sizeof(r->line));
@@ -398,6 +385,9 @@ void rp_input_fit(const struct rp_store *st, const struct rp_cat *c, struct rp_r
 	online_build(&o, st, c->group);
 	group_lines(&o, r);
 	if (r->line[RP_L_MEMORY].on) {
+		/* memory's margin first, under the loosest wall time */
+		double margin[RP_L__COUNT] = { 0, rp_input_margins[RP_INPUT_NMARGINS - 1] };
+
 		r->line[RP_L_MEMORY].margin = choose(&o, r, RP_L_MEMORY, margin, max);
 		if (r->line[RP_L_WALL_TIME].on)
 			r->line[RP_L_WALL_TIME].margin =

@@ -218,9 +218,6 @@ void rp_replay_input(const struct rp_store *st, const struct rp_cat *c,
  * within [lo, hi].  @mem: memory (MB), else wall time (s). */
 int64_t rp_line_request(const struct rp_line *l, double input_mb, int64_t fixed, bool mem);
 
-/* Is @mb an input size a fit may use (finite, 0 to RP_ABSURD_MB)? */
-bool rp_input_usable(double mb);
-
 /* Compute everything for the @n analysed groups, on @jobs threads (0:
  * one a core; the same results with any number).  Free with
  * rp_sizing_free(). */
