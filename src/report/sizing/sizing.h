@@ -79,6 +79,7 @@ struct rp_sizing_opts {
 	double margin;		/* --margin, a share: 0.2 is 20% */
 	struct rp_emit emit[RP_EMIT_MAX];
 	size_t nemit;
+	const char *replay_csv;	/* --replay-csv, borrowed from argv */
 };
 
 /* Why tasks of a group were left out of its recommendation. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* out_sizing.c: the recommendations and replays in the --json document
- * and in the terminal report (a line per group, the savings-and-risk
- * table per strategy). */
+ * and in the terminal report (a line per group, under input its lines on
+ * the input size or why it fell back, the savings-and-risk table and the
+ * waste-and-failures table per strategy). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,6 +214,28 @@ void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i)
 		fputs("    (absurd: over 1 PB, 100000 cores or a year)\n", f);
 	if (r->strat.s == RP_S_INPUT && r->has)
 		rp_sizing_text_lines(f, r);
+}
+
+/* A resource's line on the input size, or why max instead. */
+static void line_text(FILE *f, const char *what, const char *unit, const struct rp_line *l)
+{
+	if (!l->on) {
+		fprintf(f, "    %s: max (fallback): %s (", what, l->why ? l->why : "no usable task");
+		if (!isnan(l->rho))
+			fprintf(f, "rho %.2f, ", l->rho);
+		fprintf(f, "%zu task%s)\n", l->n, l->n == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, "    %s on input: %.4g %s/MB x input + %.4g %s, +%g%%,\n", what, l->slope,
+		unit, l->icpt, unit, l->margin * 100);
+	fprintf(f, "      within [%" PRId64 ", %" PRId64 "] %s (rho %.2f, %zu tasks)\n",
+		l->lo, l->hi, unit, l->rho, l->n);
+}
+
+void rp_sizing_text_lines(FILE *f, const struct rp_rec *r)
+{
+	line_text(f, "memory", "MB", &r->line[RP_L_MEMORY]);
+	line_text(f, "wall time", "s", &r->line[RP_L_WALL_TIME]);
 }
 
 /* "61%", the share of @base that @v saves; "-" without a base. */
