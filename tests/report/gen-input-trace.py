@@ -6,7 +6,12 @@
 # MB and peak_rss exactly 2 x + 100 MB, but task 13 (x = 100 MB), which
 # peaks 300 MB above its line; NOREL, 30 tasks whose peak does not follow
 # the input (a permutation); ONE, a single task.  No randomness.
+# With --big: BIG, 100,000 tasks 30 s apart (60 s each), input uniform in
+# 10-5000 MB, peak 2 x + 100 +- 50 MB (a fixed seed), for
+# doc/PERFORMANCE.md's scale row.
 import datetime
+import random
+import sys
 
 T0 = datetime.datetime(2024, 3, 1, 10, 0, 0)
 
@@ -23,7 +28,22 @@ def row(n, proc, i, x, mem, minute):
                       "%d MB" % mem, "%d MB" % x])
 
 
+def big():
+    rng = random.Random(1)
+    for i in range(100000):
+        x = rng.uniform(10, 5000)
+        m = 2 * x + 100 + rng.uniform(-50, 50)
+        st = T0 + datetime.timedelta(seconds=30 * i)
+        en = st + datetime.timedelta(seconds=60)
+        print("\t".join([str(i + 1), "%02x/%06x" % (i % 256, i), "BIG", "BIG (%d)" % i,
+                         "COMPLETED", "0", fmt(st), fmt(en), "1m", "100.0%",
+                         "%.1f MB" % m, "%.1f MB" % x]))
+
+
 print("task_id\thash\tprocess\tname\tstatus\texit\tstart\tcomplete\trealtime\t%cpu\tpeak_rss\trchar")
+if sys.argv[1:] == ["--big"]:
+    big()
+    sys.exit(0)
 n = 0
 for i in range(40):
     x = 50 * (1 + (i * 7) % 20)

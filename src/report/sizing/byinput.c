@@ -38,12 +38,10 @@ int64_t rp_line_request(const struct rp_line *l, double input_mb, int64_t fixed,
 	return v < l->lo ? l->lo : v > l->hi ? l->hi : v;
 }
 
-/* The line of the @n points (@x, @y), the last RP_INPUT_WINDOW of them,
- * into @l (its margin, floor and cap untouched). */
-static void fit_line(struct rp_line *l, const double *x, const double *y, size_t n)
+/* The line of the @m points (@x, @y) (the last RP_INPUT_WINDOW of the @n
+ * seen) into @l (its margin, floor and cap untouched). */
+static void fit_line(struct rp_line *l, const double *x, const double *y, size_t m, size_t n)
 {
-	size_t skip = n > RP_INPUT_WINDOW ? n - RP_INPUT_WINDOW : 0;
-
 	l->on = false;
 	l->n = n;
 	l->rho = NAN;
@@ -52,15 +50,12 @@ static void fit_line(struct rp_line *l, const double *x, const double *y, size_t
 		l->why = "under 5 tasks with an input size";
 		return;
 	}
-	x += skip;
-	y += skip;
-	n -= skip;
-	l->rho = rp_spearman(x, y, n);
+	l->rho = rp_spearman(x, y, m);
 	if (!(l->rho >= RP_INPUT_MIN_RHO)) {
 		l->why = "no relation to input";
 		return;
 	}
-	rp_theil_sen(x, y, n, &l->slope, &l->icpt);
+	rp_theil_sen(x, y, m, &l->slope, &l->icpt);
 	if (!(l->slope > 0)) {
 		l->why = "no growth with input";
 		return;
@@ -78,13 +73,75 @@ struct item {
 	bool teaches;		/* usable: later requests learn from it */
 };
 
-/* What the tasks that ended before one started say: whether there were
- * any, their least and largest peaks, their lines. */
+/* What the tasks that ended before one started say: their least and
+ * largest peaks (NAN: none), and which of the fits holds their lines. */
 struct hist {
-	bool any;
 	double lo[RP_L__COUNT], hi[RP_L__COUNT];
-	struct rp_line l[RP_L__COUNT];
+	size_t fit;
 };
+
+/* The tasks learnt from so far: their least and largest peaks, and the
+ * last RP_INPUT_WINDOW of those with an input size (a ring: a fit does
+ * not depend on their order), how many there were, and how many the
+ * last fit saw. */
+struct learner {
+	double lo[RP_L__COUNT], hi[RP_L__COUNT];
+	double x[RP_L__COUNT][RP_INPUT_WINDOW], y[RP_L__COUNT][RP_INPUT_WINDOW];
+	size_t n[RP_L__COUNT];
+	size_t fitted_at;
+};
+
+static struct learner *learner_new(void)
+{
+	struct learner *lr = xcalloc(1, sizeof(*lr));
+	size_t res;
+
+	for (res = 0; res < RP_L__COUNT; res++)
+		lr->lo[res] = lr->hi[res] = NAN;
+	return lr;
+}
+
+/* The peaks of item @e learnt. */
+static void learner_add(struct learner *lr, const struct item *e)
+{
+	size_t res;
+
+	for (res = 0; res < RP_L__COUNT; res++) {
+		double v = res == RP_L_MEMORY ? e->u.mem : e->u.wall;
+		size_t k = lr->n[res] % RP_INPUT_WINDOW;
+
+		lr->lo[res] = fmin(lr->lo[res], v);
+		lr->hi[res] = fmax(lr->hi[res], v);
+		if (isnan(e->x) || isnan(v))
+			continue;
+		lr->x[res][k] = e->x;
+		lr->y[res][k] = v;
+		lr->n[res]++;
+	}
+}
+
+/* The lines of what @lr learnt into @l. */
+static void learner_fit(struct learner *lr, struct rp_line l[RP_L__COUNT])
+{
+	size_t res;
+
+	for (res = 0; res < RP_L__COUNT; res++) {
+		size_t m = lr->n[res] < RP_INPUT_WINDOW ? lr->n[res] : RP_INPUT_WINDOW;
+
+		fit_line(&l[res], lr->x[res], lr->y[res], m, lr->n[res]);
+	}
+	lr->fitted_at = lr->n[RP_L_MEMORY];
+}
+
+/* Is a new fit due?  With each task up to 50 with an input size, then
+ * each time they grew by a tenth: a fit is quadratic in the window, and
+ * a group may hold a million tasks. */
+static bool learner_due(const struct learner *lr)
+{
+	size_t n = lr->n[RP_L_MEMORY], at = lr->fitted_at;
+
+	return n != at && (n <= 50 || n >= at + at / 10);
+}
 
 /* The tasks of the group a replay runs, in the order they started (by
  * their times when every task has them, else in the records' order, each
@@ -154,68 +211,53 @@ static struct ended *ends_of(const struct item *it, size_t n, size_t *np)
 	return ord;
 }
 
-/* The history of the @p teaching tasks @ord (in the order they ended). */
-static void hist_of(struct hist *h, const struct item *it, const struct ended *ord, size_t p)
-{
-	double *x = xreallocarray(NULL, p ? p : 1, sizeof(double));
-	double *y = xreallocarray(NULL, p ? p : 1, sizeof(double));
-	size_t i, res, n;
-
-	memset(h, 0, sizeof(*h));
-	h->any = p > 0;
-	for (res = 0; res < RP_L__COUNT; res++) {
-		h->lo[res] = h->hi[res] = NAN;
-		for (i = 0, n = 0; i < p; i++) {
-			const struct item *e = &it[ord[i].i];
-			double v = res == RP_L_MEMORY ? e->u.mem : e->u.wall;
-
-			h->lo[res] = fmin(h->lo[res], v);
-			h->hi[res] = fmax(h->hi[res], v);
-			if (!isnan(e->x) && !isnan(v)) {
-				x[n] = e->x;
-				y[n++] = v;
-			}
-		}
-		fit_line(&h->l[res], x, y, n);
-	}
-	free(x);
-	free(y);
-}
-
 /* The online replay's state: the tasks in the order they started, the
- * history each saw. */
+ * history each saw, the fits those hold. */
 struct online {
 	struct item *it;
 	struct hist *h;
-	size_t n;
+	struct rp_line (*fits)[RP_L__COUNT];
+	size_t n, nfits;
 };
+
+/* A fit of @lr appended to @o's. */
+static void online_fit(struct online *o, struct learner *lr)
+{
+	o->fits = xreallocarray(o->fits, o->nfits + 1, sizeof(*o->fits));
+	learner_fit(lr, o->fits[o->nfits++]);
+}
 
 static void online_build(struct online *o, const struct rp_store *st, const struct rp_group *g)
 {
+	struct learner *lr = learner_new();
 	struct ended *ord;
-	size_t i, p = 0, np, last = (size_t)-1;
+	size_t i, p = 0, np;
 
+	memset(o, 0, sizeof(*o));
 	o->it = xreallocarray(NULL, g->n ? g->n : 1, sizeof(struct item));
 	o->n = items_of(st, g, o->it);
 	o->h = xreallocarray(NULL, o->n ? o->n : 1, sizeof(struct hist));
 	qsort(o->it, o->n, sizeof(struct item), by_start);
 	ord = ends_of(o->it, o->n, &np);
+	online_fit(o, lr);
 	for (i = 0; i < o->n; i++) {
 		while (p < np && ord[p].end < o->it[i].start)
-			p++;
-		if (p != last)
-			hist_of(&o->h[i], o->it, ord, p);
-		else
-			o->h[i] = o->h[i - 1];
-		last = p;
+			learner_add(lr, &o->it[ord[p++].i]);
+		if (learner_due(lr))
+			online_fit(o, lr);
+		memcpy(o->h[i].lo, lr->lo, sizeof(lr->lo));
+		memcpy(o->h[i].hi, lr->hi, sizeof(lr->hi));
+		o->h[i].fit = o->nfits - 1;
 	}
 	free(ord);
+	free(lr);
 }
 
 static void online_free(struct online *o)
 {
 	free(o->it);
 	free(o->h);
+	free(o->fits);
 }
 
 /* The first try of item @e under its history @h: with fewer than
@@ -224,7 +266,8 @@ static void online_free(struct online *o)
  * is on) with @margin, within the history's least peak and largest peak
  * with --margin (the cap, within --max), into *@cap. */
 static struct rp_give first_try(const struct rp_rec *r, const struct item *e,
-				const struct hist *h, const double margin[RP_L__COUNT],
+				const struct hist *h, const struct rp_line fit[RP_L__COUNT],
+				const double margin[RP_L__COUNT],
 				const double max[RP_A__COUNT], struct rp_give *cap)
 {
 	struct rp_give g = { (double)r->cores, (double)r->memory, (double)r->disk,
@@ -232,11 +275,11 @@ static struct rp_give first_try(const struct rp_rec *r, const struct item *e,
 	size_t res;
 
 	*cap = g;
-	if (h->l[RP_L_MEMORY].n < RP_INPUT_MIN_TASKS)
+	if (fit[RP_L_MEMORY].n < RP_INPUT_MIN_TASKS)
 		return g;
 	for (res = 0; res < RP_L__COUNT; res++) {
 		bool mem = res == RP_L_MEMORY;
-		struct rp_line l = h->l[res];
+		struct rp_line l = fit[res];
 		int64_t hi;
 
 		if (isnan(h->hi[res]) || (!mem && r->wall_time < 0))
@@ -306,7 +349,8 @@ static double online_run(const struct online *o, const struct rp_rec *r,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < o->n; i++) {
 		const struct item *e = &o->it[i];
-		struct rp_give cap, g = first_try(r, e, &o->h[i], margin, max, &cap);
+		struct rp_give cap, g = first_try(r, e, &o->h[i], o->fits[o->h[i].fit], margin,
+						  max, &cap);
 
 		run_item(&out->rec, e, g, &cap, max, &slack);
 		if (!(e->t->given[RP_G_MEMORY] > 0))
@@ -346,19 +390,20 @@ static double choose(const struct online *o, const struct rp_rec *r, size_t res,
  * floors their least peaks, caps max's requests. */
 static void group_lines(const struct online *o, struct rp_rec *r)
 {
-	size_t ord_n, res;
+	size_t ord_n, res, i;
 	struct ended *ord = ends_of(o->it, o->n, &ord_n);
-	struct hist h;
+	struct learner *lr = learner_new();
 
-	hist_of(&h, o->it, ord, ord_n);
+	for (i = 0; i < ord_n; i++)
+		learner_add(lr, &o->it[ord[i].i]);
+	learner_fit(lr, r->line);
 	free(ord);
 	for (res = 0; res < RP_L__COUNT; res++) {
 		bool mem = res == RP_L_MEMORY;
 		int64_t hi = mem ? r->memory : r->wall_time;
 
-		r->line[res] = h.l[res];
 		r->line[res].hi = hi;
-		r->line[res].lo = isnan(h.lo[res]) ? hi : round_res(h.lo[res], mem);
+		r->line[res].lo = isnan(lr->lo[res]) ? hi : round_res(lr->lo[res], mem);
 		if (r->line[res].lo > hi)
 			r->line[res].lo = hi;
 		if (hi < 0 && r->line[res].on) {
@@ -370,6 +415,7 @@ static void group_lines(const struct online *o, struct rp_rec *r)
 		r->line[RP_L_WALL_TIME].on = false;
 		r->line[RP_L_WALL_TIME].why = "memory does not follow the input: max for both";
 	}
+	free(lr);
 }
 
 void rp_input_fit(const struct rp_store *st, const struct rp_cat *c, struct rp_rec *r,

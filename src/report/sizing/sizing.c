@@ -10,7 +10,8 @@
 #include "basic/xmalloc.h"
 
 /* The strategies the savings table compares: the chosen one first, then
- * the others (quantile:0.95 when no quantile was chosen). */
+ * the others (quantile:0.95 when no quantile was chosen; input only when
+ * chosen). */
 static void strategies(struct rp_sizing *z)
 {
 	static const enum rp_strategy order[RP_S__COUNT] = {
@@ -21,7 +22,8 @@ static void strategies(struct rp_sizing *z)
 	z->nstrat = 0;
 	z->strat[z->nstrat++] = z->opts.strat;
 	for (i = 0; i < RP_S__COUNT; i++) {
-		if (order[i] == z->opts.strat.s)
+		/* input, a refit per task, only when chosen */
+		if (order[i] == z->opts.strat.s || order[i] == RP_S_INPUT)
 			continue;
 		z->strat[z->nstrat].s = order[i];
 		z->strat[z->nstrat].q = order[i] == RP_S_QUANTILE ? 0.95 : 0;
