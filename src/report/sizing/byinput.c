@@ -3,12 +3,12 @@
  * robust line on the input size (inputfit.c), within a floor (the least
  * peak) and a cap (max's request), and its online replay: each task's
  * first request comes from the tasks that ended before it started (under
- * RP_INPUT_MIN_TASKS of them: max's, the group's fallback), a retry asks RP_INPUT_GROWTH
- * times what the failed try gave (what it reached under its limit: the
- * summary's retry rule), at least the cap.  The margin of each line is the one of
- * rp_input_margins whose replay costs least: memory, the memory hours
- * allocated; wall time, the hours lost to failed tries plus the hours
- * requested and not used. */
+ * RP_INPUT_MIN_TASKS of them: max's, the group's fallback); a retry asks
+ * RP_INPUT_GROWTH times what the failed try gave (what it reached under
+ * its limit: the summary's retry rule), at least the cap.  The margin of
+ * each line is the one of rp_input_margins whose replay costs least:
+ * memory, the memory hours allocated; wall time, the hours lost to
+ * failed tries plus the hours requested and not used. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
