@@ -3,7 +3,8 @@
  * robust line on the input size (inputfit.c), within a floor (the least
  * peak) and a cap (max's request), and its online replay: each task's
  * first request comes from the tasks that ended before it started (under
- * RP_INPUT_MIN_TASKS of them: max's, the group's fallback); a retry asks
+ * RP_INPUT_MIN_TASKS of them: max's, the group's fallback), within the
+ * group's cap as the emitted files have it; a retry asks
  * RP_INPUT_GROWTH times what the failed try gave (what it reached under
  * its limit: the summary's retry rule), at least the cap.  The margin of
  * each line is the one of rp_input_margins whose replay costs least:
@@ -73,19 +74,19 @@ struct item {
 	bool teaches;		/* usable: later requests learn from it */
 };
 
-/* What the tasks that ended before one started say: their least and
- * largest peaks (NAN: none), and which of the fits holds their lines. */
+/* What the tasks that ended before one started say: their least peaks
+ * (NAN: none), and which of the fits holds their lines. */
 struct hist {
-	double lo[RP_L__COUNT], hi[RP_L__COUNT];
+	double lo[RP_L__COUNT];
 	size_t fit;
 };
 
-/* The tasks learnt from so far: their least and largest peaks, and the
+/* The tasks learnt from so far: their least peaks, and the
  * last RP_INPUT_WINDOW of those with an input size (a ring: a fit does
  * not depend on their order), how many there were, and how many the
  * last fit saw. */
 struct learner {
-	double lo[RP_L__COUNT], hi[RP_L__COUNT];
+	double lo[RP_L__COUNT];
 	double x[RP_L__COUNT][RP_INPUT_WINDOW], y[RP_L__COUNT][RP_INPUT_WINDOW];
 	size_t n[RP_L__COUNT];
 	size_t fitted_at;
@@ -97,7 +98,7 @@ static struct learner *learner_new(void)
 	size_t res;
 
 	for (res = 0; res < RP_L__COUNT; res++)
-		lr->lo[res] = lr->hi[res] = NAN;
+		lr->lo[res] = NAN;
 	return lr;
 }
 
@@ -111,7 +112,6 @@ static void learner_add(struct learner *lr, const struct item *e)
 		size_t k = lr->n[res] % RP_INPUT_WINDOW;
 
 		lr->lo[res] = fmin(lr->lo[res], v);
-		lr->hi[res] = fmax(lr->hi[res], v);
 		if (isnan(e->x) || isnan(v))
 			continue;
 		lr->x[res][k] = e->x;
@@ -246,7 +246,6 @@ static void online_build(struct online *o, const struct rp_store *st, const stru
 		if (learner_due(lr))
 			online_fit(o, lr);
 		memcpy(o->h[i].lo, lr->lo, sizeof(lr->lo));
-		memcpy(o->h[i].hi, lr->hi, sizeof(lr->hi));
 		o->h[i].fit = o->nfits - 1;
 	}
 	free(ord);
@@ -262,13 +261,12 @@ static void online_free(struct online *o)
 
 /* The first try of item @e under its history @h: with fewer than
  * RP_INPUT_MIN_TASKS tasks ended before it, max's request (the group's
- * fallback); else each resource on the history's line (when the group's
- * is on) with @margin, within the history's least peak and largest peak
- * with --margin (the cap, within --max), into *@cap. */
+ * fallback); else each resource on the line fitted to them (when the
+ * group's is on) with @margin, within their least peak and the group's
+ * cap (max's request, as the emitted files have it), into *@cap. */
 static struct rp_give first_try(const struct rp_rec *r, const struct item *e,
 				const struct hist *h, const struct rp_line fit[RP_L__COUNT],
-				const double margin[RP_L__COUNT],
-				const double max[RP_A__COUNT], struct rp_give *cap)
+				const double margin[RP_L__COUNT], struct rp_give *cap)
 {
 	struct rp_give g = { (double)r->cores, (double)r->memory, (double)r->disk,
 			     (double)r->wall_time };
@@ -280,20 +278,15 @@ static struct rp_give first_try(const struct rp_rec *r, const struct item *e,
 	for (res = 0; res < RP_L__COUNT; res++) {
 		bool mem = res == RP_L_MEMORY;
 		struct rp_line l = fit[res];
-		int64_t hi;
 
-		if (isnan(h->hi[res]) || (!mem && r->wall_time < 0))
+		if (isnan(h->lo[res]) || (!mem && r->wall_time < 0))
 			continue;
-		hi = round_res(h->hi[res] * (1 + r->margin), mem);
-		if (mem && max[RP_A_MEMORY] >= 0 && (double)hi > max[RP_A_MEMORY])
-			hi = (int64_t)max[RP_A_MEMORY];
 		l.on = l.on && r->line[res].on;
 		l.margin = margin[res];
-		l.hi = hi;
+		l.hi = mem ? r->memory : r->wall_time;
 		l.lo = round_res(h->lo[res], mem);
-		l.lo = l.lo > hi ? hi : l.lo;
-		*(mem ? &g.mem : &g.wall) = (double)rp_line_request(&l, e->x, hi, mem);
-		*(mem ? &cap->mem : &cap->wall) = (double)hi;
+		l.lo = l.lo > l.hi ? l.hi : l.lo;
+		*(mem ? &g.mem : &g.wall) = (double)rp_line_request(&l, e->x, l.hi, mem);
 	}
 	return g;
 }
@@ -350,7 +343,7 @@ static double online_run(const struct online *o, const struct rp_rec *r,
 	for (i = 0; i < o->n; i++) {
 		const struct item *e = &o->it[i];
 		struct rp_give cap, g = first_try(r, e, &o->h[i], o->fits[o->h[i].fit], margin,
-						  max, &cap);
+						  &cap);
 
 		run_item(&out->rec, e, g, &cap, max, &slack);
 		if (!(e->t->given[RP_G_MEMORY] > 0))
