@@ -15,6 +15,9 @@ tests_unit_test_report_sumscan_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-sizing
 tests_unit_test_report_sizing_SOURCES = tests/unit/test-report-sizing.c tests/unit/tap.h
 tests_unit_test_report_sizing_LDADD = $(REPORT_LIBS)
+UNIT_TESTS += tests/unit/test-report-inputfit
+tests_unit_test_report_inputfit_SOURCES = tests/unit/test-report-inputfit.c tests/unit/tap.h
+tests_unit_test_report_inputfit_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-store
 tests_unit_test_report_store_SOURCES = tests/unit/test-report-store.c tests/unit/tap.h
 tests_unit_test_report_store_LDADD = $(REPORT_LIBS)
@@ -33,13 +36,15 @@ REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-o
 	tests/report-others.test tests/report-timeline.test tests/report-html.test tests/report-page.test \
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \
 	tests/report-layers.test tests/report-sizing.test tests/report-trust.test \
-	tests/report-jobs.test tests/report-cache.test tests/report-units.test
+	tests/report-jobs.test tests/report-cache.test tests/report-units.test \
+	tests/report-input.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/nf-trace.txt tests/report/nf-trace-raw.txt tests/report/sacct.psv tests/report/smk \
 	tests/report/cctools-alloc.c tests/report/gen-summaries.awk tests/report/png-check.py \
 	tests/report/gen-nf-core.py tests/report/nf-core-trace.txt tests/report/nf-bad-trace.txt \
-	tests/report/sizing-check.py tests/report/nf-config-check.groovy
+	tests/report/sizing-check.py tests/report/nf-config-check.groovy \
+	tests/report/gen-input-trace.py tests/report/nf-input-check.groovy
 
 # libFuzzer harness of the report's readers of outside input (transaction
 # logs, summaries); seeds in tests/fuzz/corpus/report/.

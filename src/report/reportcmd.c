@@ -72,7 +72,8 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 {
 	const struct rp_sizing *zs = o->sizing.on ? z : NULL;
 	bool to_stdout = (o->json && !strcmp(o->json, "-")) ||
-			 (o->csv && !strcmp(o->csv, "-"));
+			 (o->csv && !strcmp(o->csv, "-")) ||
+			 (o->sizing.replay_csv && !strcmp(o->sizing.replay_csv, "-"));
 	int status = 0;
 	bool empty = false;
 
@@ -98,6 +99,8 @@ static int outputs(const struct rp_options *o, const struct rp_store *st,
 			empty = true;
 	}
 	if (o->csv && rp_out_csv(o->csv, st, g, n) < 0)
+		status = 1;
+	if (o->sizing.replay_csv && rp_out_replay_csv(o->sizing.replay_csv, z, c) < 0)
 		status = 1;
 	if (o->timeline && rp_timeline_write(o->timeline, st, g, n) < 0)
 		status = 1;
@@ -169,7 +172,8 @@ static void analyse_groups(const struct rp_store *st, const struct rp_group *g,
  * is refused (outfile_planted()).  0, or -1 after one message. */
 static int check_planted(const struct rp_options *o)
 {
-	const char *named[] = { o->cache, o->csv, o->json, o->html, o->timeline };
+	const char *named[] = { o->cache, o->csv, o->json, o->html, o->timeline,
+				o->sizing.replay_csv };
 	size_t n = sizeof(named) / sizeof(named[0]), i;
 
 	for (i = 0; i < n + o->sizing.nemit; i++) {

@@ -11,7 +11,7 @@
 #include "basic/units.h"
 
 enum { OPT_BY = 256, OPT_MAX, OPT_CSV, OPT_JSON, OPT_PLOTS, OPT_HTML, OPT_TIMELINE,
-       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT, OPT_JOBS, OPT_CACHE };
+       OPT_RECOMMEND, OPT_MARGIN, OPT_EMIT, OPT_JOBS, OPT_CACHE, OPT_REPLAY_CSV };
 
 static const struct option long_opts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -24,6 +24,7 @@ static const struct option long_opts[] = {
 	{ "recommend", required_argument, NULL, OPT_RECOMMEND },
 	{ "margin", required_argument, NULL, OPT_MARGIN },
 	{ "emit", required_argument, NULL, OPT_EMIT },
+	{ "replay-csv", required_argument, NULL, OPT_REPLAY_CSV },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "help", no_argument, NULL, 'h' },
@@ -64,13 +65,19 @@ static void usage(void)
 "                               it the running tasks, their summed cores and\n"
 "                               memory (needs gnuplot)\n"
 "  --recommend=STRATEGY         a request per group: max, quantile:Q,\n"
-"                               throughput or waste (cctools' modes), and a\n"
-"                               replay of the tasks under it (default max)\n"
+"                               throughput or waste (cctools' modes), or\n"
+"                               input (memory and wall time on each task's\n"
+"                               input size; max where it does not follow),\n"
+"                               and a replay of the tasks under it (default\n"
+"                               max)\n"
 "  --margin=SHARE               added to max and quantile figures (0.1 or\n"
 "                               10%%, the default)\n"
 "  --emit=ENGINE:FILE           the recommendation as ENGINE reads it:\n"
 "                               nextflow, snakemake, slurm, taskvine,\n"
-"                               workqueue (repeatable)\n"
+"                               workqueue (repeatable); snakemake:FILE.smk\n"
+"                               a Snakefile include, requests on input.size_mb\n"
+"  --replay-csv=FILE|-           the replay of every strategy, a row per\n"
+"                               group and strategy, then the totals\n"
 "  --jobs=N                     read a directory's summaries on N threads\n"
 "                               (default: one a core; the report is the\n"
 "                               same with any N)\n"
@@ -82,10 +89,10 @@ static void usage(void)
 "                               directory is refused (as every output)\n"
 "  -h, --help                   this help\n"
 "\n"
-"The terminal report is printed unless --csv or --json writes to stdout:\n"
-"the run in a line, its failed and stopped tasks by name and cause, then\n"
-"the groups worst first, within 80 columns.  A request is never under the\n"
-"retry of a task stopped at a limit.\n"
+"The terminal report is printed unless --csv, --replay-csv or --json writes\n"
+"to stdout: the run in a line, its failed and stopped tasks by name and\n"
+"cause, then the groups worst first, within 80 columns.  A request is never\n"
+"under the retry of a task stopped at a limit.\n"
 "Median and p95 interpolate linearly between closest ranks (as numpy).\n"
 "Exit status: 0, or 1 when an input is missing, a directory holds no\n"
 "summary, no task was read, or an output cannot be written; 2 when an\n"
@@ -189,6 +196,7 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		case OPT_HTML: o->html = optarg; break;
 		case OPT_TIMELINE: o->timeline = optarg; break;
 		case OPT_CACHE: o->cache = optarg; break;
+		case OPT_REPLAY_CSV: o->sizing.replay_csv = optarg; break;
 		case OPT_JOBS:
 			if (parse_jobs(o, optarg) < 0)
 				return -1;

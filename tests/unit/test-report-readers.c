@@ -164,6 +164,23 @@ static void nextflow_file(void)
 	rp_store_free(&st);
 }
 
+/* --benchmark-extended's input_size_mb: a number, or Snakemake 8's dict
+ * of each input file's MB, summed (issue 45). */
+static void snakemake_inputs(void)
+{
+	is_double(rp_smk_input_mb("12.5"), 12.5, 0, "smk input: a number");
+	is_double(rp_smk_input_mb("{'a.bam': 1.5, \"b c\": 2.5}"), 4, 0,
+		  "smk input: a dict's sizes summed");
+	is_double(rp_smk_input_mb("{'it\\'s: {x}': 2}"), 2, 0,
+		  "smk input: a key with a quote, a colon and braces");
+	is_double(rp_smk_input_mb("{}"), 0, 0, "smk input: no input file, 0");
+	ok(isnan(rp_smk_input_mb("{'a': -1}")) && isnan(rp_smk_input_mb("{'a': 1")) &&
+	   isnan(rp_smk_input_mb("{'a': 1} x")) && isnan(rp_smk_input_mb("NA")) &&
+	   isnan(rp_smk_input_mb("{'a': nan}")) && isnan(rp_smk_input_mb("{a: 1}")) &&
+	   isnan(rp_smk_input_mb(NULL)) && isnan(rp_smk_input_mb("-3")),
+	   "smk input: negative, cut short, trailing text, NA, nan, bare key, none: unknown");
+}
+
 static void snakemake_files(void)
 {
 	struct rp_store st;
@@ -381,10 +398,11 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	plan(117);
+	plan(122);
 	nextflow_values();
 	sacct_values();
 	snakemake_values();
+	snakemake_inputs();
 	nextflow_file();
 	snakemake_files();
 	sacct_file();

@@ -18,7 +18,7 @@ enum nf_col {
 	NF_PROCESS, NF_NAME, NF_TAG, NF_STATUS, NF_EXIT, NF_SUBMIT, NF_START,
 	NF_COMPLETE, NF_DURATION, NF_REALTIME, NF_PCPU, NF_PEAK_RSS, NF_RSS,
 	NF_READ_BYTES, NF_WRITE_BYTES, NF_HOSTNAME, NF_CPUS, NF_MEMORY, NF_DISK,
-	NF_TASK_ID, NF_HASH, NF_TIME, NF__COUNT
+	NF_TASK_ID, NF_HASH, NF_TIME, NF_RCHAR, NF__COUNT
 };
 
 static const char *const col_name[NF__COUNT] = {
@@ -30,7 +30,7 @@ static const char *const col_name[NF__COUNT] = {
 	[NF_READ_BYTES] = "read_bytes", [NF_WRITE_BYTES] = "write_bytes",
 	[NF_HOSTNAME] = "hostname", [NF_CPUS] = "cpus", [NF_MEMORY] = "memory",
 	[NF_DISK] = "disk", [NF_TASK_ID] = "task_id", [NF_HASH] = "hash",
-	[NF_TIME] = "time",
+	[NF_TIME] = "time", [NF_RCHAR] = "rchar",
 };
 
 struct rp_nextflow {
@@ -342,6 +342,8 @@ int rp_nextflow_row(struct rp_nextflow *nf, struct rp_store *st,
 		t->v[RP_MEMORY] = get(v[NF_RSS], rp_nf_memory);
 	t->v[RP_BYTES_READ] = get(v[NF_READ_BYTES], rp_nf_memory);
 	t->v[RP_BYTES_WRITTEN] = get(v[NF_WRITE_BYTES], rp_nf_memory);
+	/* rchar: the bytes the task read, its input size for --recommend=input */
+	t->input_mb = get(v[NF_RCHAR], rp_nf_memory);
 	/* %cpu is CPU time over realtime: the mean cores */
 	pcpu = get(v[NF_PCPU], rp_nf_percent);
 	t->v[RP_CORES] = pcpu / 100;

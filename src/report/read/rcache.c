@@ -36,10 +36,11 @@
 #include "report/read/rcache.h"
 #include "report/read/rsummary.h"
 
-#define MAGIC "TPMONRC5"
+#define MAGIC "TPMONRC6"
 #define MAGIC_FAMILY 7		/* "TPMONRC": a cache of some version */
 #define NSTR 8
-#define NVAL (RP_RES__COUNT + 4)	/* the resources, start, end, the retry */
+#define NVAL (RP_RES__COUNT + 5)	/* the resources, start, end, the retry, input */
+#define INPUT_VAL (RP_RES__COUNT + 4)	/* the input size: 0 is a value */
 #define NO_STRING 0xffffffffU
 #define NEW_STRING 0xfffffffeU
 #define PATH_MAX_LEN 4096
@@ -216,6 +217,7 @@ void rp_cache_put(struct rp_cache *c, const char *path, int full,
 	v[RP_RES__COUNT + 1] = t->ended;
 	v[RP_RES__COUNT + 2] = t->retry_memory;
 	v[RP_RES__COUNT + 3] = t->retry_wall_time;
+	v[INPUT_VAL] = rp_input_mb_usable(t->input_mb) ? t->input_mb : NAN;
 	for (i = 0; i < NVAL; i++)
 		known |= isnan(v[i]) ? 0 : 1U << i;
 	put_u32(&c->out, c->input);
@@ -306,7 +308,8 @@ static bool values_ok(const double *v)
 
 	for (i = 0; i < NVAL; i++)
 		if (!isnan(v[i]) && (!isfinite(v[i]) || signbit(v[i]) ||
-				     (i >= RP_RES__COUNT && (v[i] <= 0 || v[i] >= 1e11))))
+				     (i >= RP_RES__COUNT && (v[i] <= 0 || v[i] >= 1e11) &&
+				      !(i == INPUT_VAL && v[i] == 0))))
 			return false;
 	return true;
 }
@@ -382,6 +385,7 @@ static bool parse_entry(struct rp_cache *c, struct rp_store *st, struct cur *cur
 	t->ended = v[RP_RES__COUNT + 1];
 	t->retry_memory = v[RP_RES__COUNT + 2];
 	t->retry_wall_time = v[RP_RES__COUNT + 3];
+	t->input_mb = v[INPUT_VAL];
 	t->exit_status = (long)status;
 	t->category = (char *)s[0];
 	t->command = (char *)s[1];

@@ -182,6 +182,27 @@ static void retry_fields(struct rp_task *t, const json_t *retry)
 		t->retry_wall_time = v;
 }
 
+double rp_summary_input_mb(bool has_num, double num, const char *unit)
+{
+	char why[128];
+	double v;
+
+	if (rp_summary_measure(rp_res_info(RP_BYTES_READ), has_num, num, unit, &v, why,
+			       sizeof(why)) < 0 || !(v >= 0))
+		return NAN;
+	return v;
+}
+
+/* The summary's input_size, [N, "MB"] or a number of MB (absent, null
+ * or unreadable: unknown), into the task's input_mb. */
+static void input_field(struct rp_task *t, const json_t *j)
+{
+	const json_t *num = json_is_array(j) ? json_array_get(j, 0) : j;
+	const char *unit = json_is_array(j) ? json_string_value(json_array_get(j, 1)) : NULL;
+
+	t->input_mb = rp_summary_input_mb(json_is_number(num), json_number_value(num), unit);
+}
+
 /* The most notes of one summary read (a hostile file may hold more). */
 #define NOTES_MAX 32
 
@@ -243,6 +264,7 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 	end_fields(t, json_object_get(root, "end"), json_object_get(root, "ending"));
 	notes_fields(t, json_object_get(root, "notes"));
 	retry_fields(t, json_object_get(root, "retry"));
+	input_field(t, json_object_get(root, RP_INPUT_SIZE_KEY));
 	t->partial = json_is_true(json_object_get(root, "partial"));
 	set_string(&t->category, json_object_get(root, "category"));
 	set_string(&t->command, json_object_get(root, "command"));

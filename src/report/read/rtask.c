@@ -74,6 +74,11 @@ char *rp_task_name_dup(const struct rp_task *t)
 	return xasprintf("%s: %s", cat, t->source ? t->source : "?");
 }
 
+bool rp_input_mb_usable(double mb)
+{
+	return isfinite(mb) && mb >= 0 && mb <= 1024.0 * 1024 * 1024;
+}
+
 void rp_task_init(struct rp_task *t)
 {
 	int i;
@@ -85,6 +90,7 @@ void rp_task_init(struct rp_task *t)
 		t->given[i] = NAN;
 	t->started = t->ended = t->req_wall_time = NAN;
 	t->retry_memory = t->retry_wall_time = NAN;
+	t->input_mb = NAN;
 	t->exit_status = -1;
 }
 

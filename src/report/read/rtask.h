@@ -74,6 +74,10 @@ struct rp_task {
 	/* the summary's retry, what to ask for next time after a limit or an
 	 * OOM kill: memory (MB) or wall time (s); NAN when it gave none */
 	double retry_memory, retry_wall_time;
+	/* what the task read as input, MB; NAN unknown: a summary's
+	 * input_size, a Nextflow trace's rchar, Snakemake's input_size_mb
+	 * (--benchmark-extended); --recommend=input fits requests on it */
+	double input_mb;
 	/* the strings: owned, or the store's when @pooled (rp_store_seal()) */
 	char *category;		/* or NULL: "default" then */
 	char *command;		/* or NULL */
@@ -102,6 +106,10 @@ struct rp_task {
  * "align (s1) [40/936c81]"; else its category and command, "align:
  * bwa mem ..."; else its category or its record's path. */
 char *rp_task_name_dup(const struct rp_task *t);
+
+/* Is @mb an input size a fit may use: finite, from 0 to 1 PB (more is
+ * a corrupt record)? */
+bool rp_input_mb_usable(double mb);
 
 /* @t empty: every value unknown (NAN), no strings, status unknown. */
 void rp_task_init(struct rp_task *t);

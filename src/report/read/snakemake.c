@@ -15,12 +15,13 @@
 #include "basic/xmalloc.h"
 
 enum sm_col { SM_S, SM_HMS, SM_MAX_RSS, SM_MAX_PSS, SM_IO_IN, SM_IO_OUT, SM_CPU_TIME,
-	      SM_RULE, SM_THREADS, SM__COUNT };
+	      SM_RULE, SM_THREADS, SM_INPUT_MB, SM__COUNT };
 
 static const char *const col_name[SM__COUNT] = {
 	[SM_S] = "s", [SM_HMS] = "h:m:s", [SM_MAX_RSS] = "max_rss",
 	[SM_MAX_PSS] = "max_pss", [SM_IO_IN] = "io_in", [SM_IO_OUT] = "io_out",
 	[SM_CPU_TIME] = "cpu_time", [SM_RULE] = "rule_name", [SM_THREADS] = "threads",
+	[SM_INPUT_MB] = "input_size_mb",
 };
 
 struct rp_snakemake {
@@ -128,6 +129,73 @@ static double num(const char *s)
 	return s && rp_table_number(s, &v) == 0 ? v : NAN;
 }
 
+/* @s past a Python string literal ('...' or "...", backslash escapes),
+ * or NULL when it is none. */
+static const char *py_string(const char *s)
+{
+	char q = *s;
+
+	if (q != '\'' && q != '"')
+		return NULL;
+	for (s++; *s && *s != q; s++)
+		if (*s == '\\' && !*++s)
+			return NULL;
+	return *s ? s + 1 : NULL;
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return s;
+}
+
+double rp_smk_input_mb(const char *s)
+{
+	double sum = 0, v;
+	char *end;
+
+	if (!s)
+		return NAN;
+	if (*s != '{')
+		return rp_table_number(s, &v) == 0 && v >= 0 ? v : NAN;
+	for (s = skip_blanks(s + 1); *s != '}'; s = skip_blanks(s + 1)) {
+		s = py_string(s);
+		if (!s || *(s = skip_blanks(s)) != ':')
+			return NAN;
+		v = strtod(s + 1, &end);
+		if (end == s + 1 || !isfinite(v) || v < 0)
+			return NAN;
+		sum += v;
+		s = skip_blanks(end);
+		if (*s == '}')
+			break;
+		if (*s != ',')
+			return NAN;
+	}
+	return s[1] == '\0' ? sum : NAN;
+}
+
+/* Snakemake 8's input_size_mb in JSON: a number, or an object of each
+ * input file's MB, summed; NAN otherwise. */
+static double json_input_mb(json_t *j)
+{
+	const char *key;
+	json_t *v;
+	double sum = 0;
+
+	if (json_is_number(j))
+		return json_number_value(j) >= 0 ? json_number_value(j) : NAN;
+	if (!json_is_object(j))
+		return NAN;
+	json_object_foreach(j, key, v) {
+		if (!json_is_number(v) || !(json_number_value(v) >= 0))
+			return NAN;
+		sum += json_number_value(v);
+	}
+	return sum;
+}
+
 /* The rule in a TSV's rule_name cell: Snakemake 8 writes the tuple
  * "('NAME',)"; a plain name is taken as it is. */
 static char *tsv_rule(const char *s)
@@ -190,6 +258,7 @@ static void fill(struct rp_task *t, const char *const v[SM__COUNT])
 	if (num(v[SM_MAX_RSS]) != 0)
 		fill_samples(t, v);
 	t->given[RP_G_CORES] = num(v[SM_THREADS]);
+	t->input_mb = rp_smk_input_mb(v[SM_INPUT_MB]);	/* --benchmark-extended's */
 	/* a benchmark file is written for a job that succeeded */
 	t->exit_type = xstrdup("normal");
 	t->exit_status = 0;
@@ -229,6 +298,8 @@ int rp_snakemake_row(struct rp_snakemake *sm, struct rp_store *st,
 	t = rp_store_add(st, path);
 	rp_store_set_kind(st, t, RP_K_SNAKEMAKE);
 	fill(t, v);
+	if (j)
+		t->input_mb = json_input_mb(json_object_get(j, col_name[SM_INPUT_MB]));
 	t->category = rule ? rule : rp_snakemake_rule(path);
 	json_decref(j);
 	if (isnan(t->v[RP_WALL_TIME])) {

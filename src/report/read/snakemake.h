@@ -41,4 +41,9 @@ char *rp_snakemake_rule(const char *path);
  * or -1 when it is none. */
 int rp_smk_hms(const char *s, double *sec);
 
+/* Snakemake's input_size_mb (--benchmark-extended) in MB: a number, or
+ * Snakemake 8's Python dict of each input file's MB ({'a.bam': 1.5}),
+ * summed; NAN when it is neither, or a size is negative or not finite. */
+double rp_smk_input_mb(const char *s);
+
 #endif

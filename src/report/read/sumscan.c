@@ -18,13 +18,14 @@
  * above (monitor_version). */
 enum {
 	K_START = RP_RES__COUNT, K_END, K_CATEGORY, K_COMMAND, K_HOST, K_EXIT_TYPE,
-	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K__COUNT
+	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K_INPUT_SIZE, K__COUNT
 };
 
 static const enum tp_key other_keys[K__COUNT - RP_RES__COUNT] = {
 	TP_KEY_START, TP_KEY_END, TP_KEY_CATEGORY, TP_KEY_COMMAND, TP_KEY_HOST,
 	TP_KEY_EXIT_TYPE, TP_KEY_EXIT_STATUS, TP_KEY_MONITOR_VERSION, TP_KEY_PARTIAL,
 	TP_KEY_ENDING, TP_KEY_NOTES, TP_KEY_RETRY,
+	TP_KEY_RETRY,	/* K_INPUT_SIZE: named by key_name() */
 };
 
 /* What a kept key held. */
@@ -48,6 +49,8 @@ struct scan {
 
 static const char *key_name(int k)
 {
+	if (k == K_INPUT_SIZE)
+		return RP_INPUT_SIZE_KEY;	/* read by name: not every summary has it */
 	return k < RP_RES__COUNT ? rp_res_fig(k)->name : key_info(other_keys[k - RP_RES__COUNT])->name;
 }
 
@@ -419,6 +422,11 @@ int rp_sumscan_fill(struct rp_task *t, char *text, size_t len)
 	if (vals[K_EXIT_STATUS].seen && vals[K_EXIT_STATUS].is_int)
 		t->exit_status = (long)vals[K_EXIT_STATUS].ival;
 	t->partial = vals[K_PARTIAL].is_true;
+	if (vals[K_INPUT_SIZE].seen)
+		t->input_mb = rp_summary_input_mb(vals[K_INPUT_SIZE].has_num,
+						  vals[K_INPUT_SIZE].num,
+						  vals[K_INPUT_SIZE].is_str ? NULL :
+						  vals[K_INPUT_SIZE].str);
 	if (vals[K_ENDING].cause)
 		t->cause = rp_summary_strdup(vals[K_ENDING].cause);
 	if (vals[K_ENDING].detail)

@@ -22,6 +22,8 @@ int rp_strat_parse(const char *arg, struct rp_strat *s, char *why, size_t len)
 		s->s = RP_S_THROUGHPUT;
 	else if (strcmp(arg, "waste") == 0)
 		s->s = RP_S_WASTE;
+	else if (strcmp(arg, "input") == 0)
+		s->s = RP_S_INPUT;
 	else if (strncmp(arg, "quantile:", 9) == 0) {
 		s->s = RP_S_QUANTILE;
 		s->q = strtod(arg + 9, &end);
@@ -30,7 +32,7 @@ int rp_strat_parse(const char *arg, struct rp_strat *s, char *why, size_t len)
 			return -1;
 		}
 	} else {
-		snprintf(why, len, "'%s' is not max, quantile:Q, throughput or waste", arg);
+		snprintf(why, len, "'%s' is not max, quantile:Q, throughput, waste or input", arg);
 		return -1;
 	}
 	return 0;
@@ -38,7 +40,8 @@ int rp_strat_parse(const char *arg, struct rp_strat *s, char *why, size_t len)
 
 const char *rp_strat_name(char *buf, size_t len, const struct rp_strat *s)
 {
-	static const char *const names[RP_S__COUNT] = { "max", "quantile", "throughput", "waste" };
+	static const char *const names[RP_S__COUNT] = { "max", "quantile", "throughput", "waste",
+								  "input" };
 
 	if (s->s == RP_S_QUANTILE)
 		snprintf(buf, len, "quantile:%g", s->q);
@@ -281,6 +284,7 @@ void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
 
 	memset(r, 0, sizeof(*r));
 	r->strat = *s;
+	r->margin = margin;
 	r->cores = r->memory = r->disk = r->wall_time = -1;
 	r->floor_memory = r->floor_wall_time = -1;
 	r->retry[0] = r->retry[1] = r->retry[2] = -1;
@@ -298,10 +302,12 @@ void rp_recommend(const struct rp_store *st, const struct rp_cat *c,
 	}
 	r->retry_memory_only = r->ex.failed > 0 && oom == r->ex.failed;
 	r->has = r->used > 0;
-	if (r->has && (s->s == RP_S_MAX || s->s == RP_S_QUANTILE))
+	if (r->has && (s->s == RP_S_MAX || s->s == RP_S_QUANTILE || s->s == RP_S_INPUT))
 		measured(st, c, r, margin, max);
 	else if (r->has)
 		cctools(st, c, r, max);
 	floors(st, g, r, &cores);
 	apply_floors(r, cores, max);
+	if (s->s == RP_S_INPUT)
+		rp_input_fit(st, c, r, max);
 }

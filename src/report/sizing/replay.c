@@ -12,41 +12,26 @@
 #include <string.h>
 #include "report/sizing/sizing.h"
 
-/* What one task used, and what it needs to fit (the same, but for a
- * taught task: its retry). */
-struct use {
-	double mem, disk, wall, core_h;
-	double need_mem, need_wall;
-	bool taught;
-};
-
-/* What one try gives. */
-struct give {
-	double cores, mem, disk, wall;	/* < 0: no limit */
-};
-
-static bool fits(const struct use *u, const struct give *g)
+bool rp_charge(struct rp_tally *t, const struct rp_use *u, const struct rp_give *g, int k)
 {
-	return u->need_mem <= g->mem && (g->disk < 0 || isnan(u->disk) || u->disk <= g->disk) &&
-	       (g->wall < 0 || u->need_wall <= g->wall);
-}
-
-/* Charge try @k of @u under @g to @t; true when it fits (a taught task
- * never fits its first try). */
-static bool charge(struct rp_tally *t, const struct use *u, const struct give *g, int k)
-{
-	bool ok = fits(u, g) && !(u->taught && k == 1);
+	bool ok = u->need_mem <= g->mem &&
+		  (g->disk < 0 || isnan(u->disk) || u->disk <= g->disk) &&
+		  (g->wall < 0 || u->need_wall <= g->wall) && !(u->taught && k == 1);
 	double h = (ok || g->wall < 0 || u->wall <= g->wall ? u->wall : g->wall) / 3600;
 
 	t->mem_alloc += g->mem * h;
 	t->core_alloc += g->cores * h;
+	if (!ok) {
+		t->attempts_failed++;
+		t->lost_h += h;
+	}
 	return ok;
 }
 
 /* Try @k (1, 2, ...) of the recommendation @r for task @u. */
-static struct give try_of(const struct rp_rec *r, int k, const double max[RP_A__COUNT])
+static struct rp_give try_of(const struct rp_rec *r, int k, const double max[RP_A__COUNT])
 {
-	struct give g;
+	struct rp_give g;
 	bool cc = r->strat.s == RP_S_THROUGHPUT || r->strat.s == RP_S_WASTE;
 
 	g.cores = (double)r->cores;
@@ -73,7 +58,7 @@ static struct give try_of(const struct rp_rec *r, int k, const double max[RP_A__
 	return g;
 }
 
-static void run_rec(struct rp_tally *t, const struct use *u, const struct rp_rec *r,
+static void run_rec(struct rp_tally *t, const struct rp_use *u, const struct rp_rec *r,
 		    const double max[RP_A__COUNT])
 {
 	bool cc = r->strat.s == RP_S_THROUGHPUT || r->strat.s == RP_S_WASTE;
@@ -83,9 +68,9 @@ static void run_rec(struct rp_tally *t, const struct use *u, const struct rp_rec
 	t->mem_used += u->mem * u->wall / 3600;
 	t->core_used += u->core_h;
 	for (k = 1; k <= tries; k++) {
-		struct give g = try_of(r, k, max);
+		struct rp_give g = try_of(r, k, max);
 
-		if (charge(t, u, &g, k)) {
+		if (rp_charge(t, u, &g, k)) {
 			if (k == 1)
 				t->fit++;
 			return;
@@ -96,9 +81,9 @@ static void run_rec(struct rp_tally *t, const struct use *u, const struct rp_rec
 	t->failed++;
 }
 
-static void run_req(struct rp_tally *t, const struct use *u, const struct rp_task *task)
+void rp_replay_requested(struct rp_tally *t, const struct rp_use *u, const struct rp_task *task)
 {
-	struct give g;
+	struct rp_give g;
 
 	g.cores = isnan(task->given[RP_G_CORES]) ? 1 : task->given[RP_G_CORES];
 	g.mem = task->given[RP_G_MEMORY];
@@ -107,15 +92,15 @@ static void run_req(struct rp_tally *t, const struct use *u, const struct rp_tas
 	t->tasks++;
 	t->mem_used += u->mem * u->wall / 3600;
 	t->core_used += u->core_h;
-	if (charge(t, u, &g, 0))
+	if (rp_charge(t, u, &g, 0))
 		t->fit++;
 	else
 		t->exceeded++;
 }
 
-static struct use use_of(const struct rp_task *t)
+struct rp_use rp_use_of(const struct rp_task *t)
 {
-	struct use u;
+	struct rp_use u;
 
 	u.mem = t->v[RP_MEMORY];
 	u.disk = t->v[RP_DISK];
@@ -147,18 +132,22 @@ void rp_replay(const struct rp_store *st, const struct rp_cat *c,
 	memset(out, 0, sizeof(*out));
 	if (!r->has)
 		return;
+	if (r->strat.s == RP_S_INPUT && r->line[RP_L_MEMORY].on) {
+		rp_replay_input(st, c, r, max, out);
+		return;
+	}
 	for (i = 0; i < g->n; i++) {
 		const struct rp_task *t = &st->tasks[g->idx[i]];
-		struct use u;
+		struct rp_use u;
 
 		if (rp_task_usable(t) != 0 && !rp_task_taught(t))
 			continue;
-		u = use_of(t);
+		u = rp_use_of(t);
 		run_rec(&out->rec, &u, r, max);
 		if (isnan(t->given[RP_G_MEMORY]) || !(t->given[RP_G_MEMORY] > 0))
 			continue;
 		out->req_tasks++;
-		run_req(&out->req, &u, t);
+		rp_replay_requested(&out->req, &u, t);
 		run_rec(&out->rec_same, &u, r, max);
 	}
 }

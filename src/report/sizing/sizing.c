@@ -10,18 +10,20 @@
 #include "basic/xmalloc.h"
 
 /* The strategies the savings table compares: the chosen one first, then
- * the others (quantile:0.95 when no quantile was chosen). */
+ * the others (quantile:0.95 when no quantile was chosen; input only when
+ * chosen). */
 static void strategies(struct rp_sizing *z)
 {
 	static const enum rp_strategy order[RP_S__COUNT] = {
-		RP_S_MAX, RP_S_QUANTILE, RP_S_THROUGHPUT, RP_S_WASTE
+		RP_S_MAX, RP_S_QUANTILE, RP_S_THROUGHPUT, RP_S_WASTE, RP_S_INPUT
 	};
 	size_t i;
 
 	z->nstrat = 0;
 	z->strat[z->nstrat++] = z->opts.strat;
 	for (i = 0; i < RP_S__COUNT; i++) {
-		if (order[i] == z->opts.strat.s)
+		/* input, a refit per task, only when chosen */
+		if (order[i] == z->opts.strat.s || order[i] == RP_S_INPUT)
 			continue;
 		z->strat[z->nstrat].s = order[i];
 		z->strat[z->nstrat].q = order[i] == RP_S_QUANTILE ? 0.95 : 0;
@@ -35,6 +37,8 @@ static void add(struct rp_tally *to, const struct rp_tally *t)
 	to->fit += t->fit;
 	to->exceeded += t->exceeded;
 	to->failed += t->failed;
+	to->attempts_failed += t->attempts_failed;
+	to->lost_h += t->lost_h;
 	to->mem_alloc += t->mem_alloc;
 	to->mem_used += t->mem_used;
 	to->core_alloc += t->core_alloc;

@@ -36,6 +36,14 @@ int rp_emit_parse(const char *arg, struct rp_sizing_opts *o, char *why, size_t l
 	return -1;
 }
 
+bool rp_emit_smk_include(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n > 4 && strcmp(path + n - 4, ".smk") == 0) ||
+	       (n > 3 && strcmp(path + n - 3, ".py") == 0);
+}
+
 void rp_emit_left_out(FILE *f, const char *prefix, const struct rp_sizing *z,
 		      const struct rp_cat *c,
 		      const char *(*why)(const struct rp_rec *r, const char *name))
@@ -67,7 +75,10 @@ static int emit_one(const struct rp_emit *e, const struct rp_sizing *z,
 	}
 	switch (e->engine) {
 	case RP_E_NEXTFLOW: r = rp_emit_nextflow(f, z, c, max); break;
-	case RP_E_SNAKEMAKE: r = rp_emit_snakemake(f, z, c); break;
+	case RP_E_SNAKEMAKE:
+		r = rp_emit_smk_include(e->path) ? rp_emit_snakemake_input(f, z, c, max)
+						  : rp_emit_snakemake(f, z, c);
+		break;
 	case RP_E_SLURM: r = rp_emit_slurm(f, z, c); break;
 	case RP_E_TASKVINE: r = rp_emit_cctools(f, z, c, max, true); break;
 	case RP_E_WORKQUEUE: r = rp_emit_cctools(f, z, c, max, false); break;

@@ -17,8 +17,7 @@ static void header(FILE *f, const struct rp_sizing *z, const char *what)
 		rp_strat_name(sn, sizeof(sn), &z->strat[0]), z->opts.margin * 100);
 }
 
-/* Why a group is left out of a Snakemake profile, or NULL. */
-static const char *smk_why(const struct rp_rec *r, const char *name)
+const char *rp_smk_why(const struct rp_rec *r, const char *name)
 {
 	if (!r->has)
 		return rp_rec_none_why(r);
@@ -89,7 +88,7 @@ int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c
 				yaml_item(f, name, ":runtime=", r->wall_time / 60);
 		}
 	}
-	left_out(f, none, bad, "whose name is not a rule name", z, c, smk_why);
+	left_out(f, none, bad, "whose name is not a rule name", z, c, rp_smk_why);
 	return written;
 }
 

@@ -4,7 +4,8 @@
  * labels.  quantile:Q retries as nf-core's task.attempt pattern (memory
  * and time times the attempt; memory only where the group's failures
  * were all OOM kills, by their summaries' ending.cause); throughput and waste retry with cctools'
- * max allocation; --max becomes process.resourceLimits. */
+ * max allocation; input writes closures over the inputs' sizes
+ * (emit_input.c); --max becomes process.resourceLimits. */
 #include <inttypes.h>
 #include <stdio.h>
 #include "report/write/sizing_out.h"
@@ -32,10 +33,37 @@ static void resource(FILE *f, const char *key, const struct rp_rec *r, int64_t v
 		fprintf(f, "        %s = %" PRId64 ".%s\n", key, v, unit);
 }
 
-static void block(FILE *f, const struct rp_rec *r)
+/* input: memory and time on the input size where fitted; retries as
+ * byinput.c's replay (maxRetries 2); a group that fell back is max's. */
+static void block_input(FILE *f, const struct rp_rec *r, const double max[RP_A__COUNT])
+{
+	const struct rp_line *m = &r->line[RP_L_MEMORY], *w = &r->line[RP_L_WALL_TIME];
+
+	fprintf(f, " {\n        cpus = %" PRId64 "\n", r->cores);
+	if (m->on)
+		rp_emit_nf_line(f, "memory", m, true, max[RP_A_MEMORY]);
+	else
+		fprintf(f, "        memory = %" PRId64 ".MB\n", r->memory);
+	if (r->disk >= 0)
+		fprintf(f, "        disk = %" PRId64 ".MB\n", r->disk);
+	if (w->on)
+		rp_emit_nf_line(f, "time", w, false, -1);
+	else if (r->wall_time >= 0)
+		fprintf(f, "        time = %" PRId64 ".min\n", r->wall_time / 60);
+	if (m->on)
+		fprintf(f, "        errorStrategy = { task.exitStatus in ((130..145) + 104) ? "
+			"'retry' : 'finish' }\n        maxRetries = %d\n", RP_RETRIES);
+	fputs("    }\n", f);
+}
+
+static void block(FILE *f, const struct rp_rec *r, const double max[RP_A__COUNT])
 {
 	bool retry = r->strat.s != RP_S_MAX;
 
+	if (r->strat.s == RP_S_INPUT) {
+		block_input(f, r, max);
+		return;
+	}
 	fprintf(f, " {\n        cpus = %" PRId64 "\n", r->cores);
 	resource(f, "memory", r, r->memory, r->retry[RP_A_MEMORY], "MB");
 	if (r->disk >= 0)
@@ -99,7 +127,7 @@ int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		}
 		fputs("    withName: ", f);
 		rp_groovy_regex(f, c[i].group->name);
-		block(f, r);
+		block(f, r, max);
 		written++;
 	}
 	fputs("}\n", f);

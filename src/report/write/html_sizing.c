@@ -205,6 +205,9 @@ void rp_sizing_html_group(FILE *f, const struct rp_sizing *z, size_t i)
 	if (r->ex.failed || r->ex.no_memory || r->ex.absurd)
 		fprintf(f, " Left out: %zu failed or stopped, %zu without memory, %zu absurd.",
 			r->ex.failed, r->ex.no_memory, r->ex.absurd);
+	/* numbers and fixed phrases only: nothing to escape */
+	if (r->strat.s == RP_S_INPUT && r->has)
+		rp_sizing_text_lines(f, r);
 	fputs("</p>\n", f);
 }
 

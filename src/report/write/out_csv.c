@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* out_csv.c: one row per task (RFC 4180): source file, category, command,
+/* out_csv.c: --csv, one row per task (RFC 4180): source file, category, command,
  * exit_type, exit_status, host, then every resource as a plain number
  * with its unit in the column name, then what the engine allocated
  * (alloc_cores, alloc_memory_MB, ...; from transaction logs), then the
@@ -11,7 +11,8 @@
  * spreadsheet would take for a formula (it starts with = + - @, a tab or
  * a carriage return) gets a ' in front, as OWASP recommends; numbers are
  * never quoted nor prefixed, so pandas reads them as numbers.  Invalid
- * UTF-8 becomes U+FFFD. */
+ * UTF-8 becomes U+FFFD.  And --replay-csv, the replay's figures of every
+ * strategy side by side, per group and in total, the same way. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -42,6 +43,28 @@ static void cell(FILE *f, const char *s)
 	}
 	fputc('"', f);
 	free(text);
+}
+
+/* Close @f, an open_memstream() of *@buf and *@len, and write what it
+ * holds to @path ("-": standard output); frees *@buf.  0, or -1 after
+ * an error message. */
+static int csv_close(const char *path, FILE *f, char **buf, const size_t *len)
+{
+	int r;
+
+	if (fclose(f) != 0) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		free(*buf);
+		return -1;
+	}
+	if (strcmp(path, "-") == 0)
+		r = (fwrite(*buf, 1, *len, stdout) != *len || fflush(stdout) != 0) ? -1 : 0;
+	else
+		r = rp_write_file(path, *buf, *len);
+	if (r < 0)
+		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
+	free(*buf);
+	return r;
 }
 
 static const char *const status_name[] = {
@@ -111,17 +134,42 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 	for (i = 0; i < ng; i++)
 		for (j = 0; j < g[i].n; j++)
 			row(f, &st->tasks[g[i].idx[j]]);
-	if (fclose(f) != 0) {
+	return csv_close(path, f, &buf, &len);
+}
+
+/* --replay-csv: a row per group and strategy (scope "group"), then a
+ * row per strategy for all groups (scope "total", no group). */
+static void tally_row(FILE *f, const char *scope, const char *group, const struct rp_strat *s,
+		      const struct rp_tally *t)
+{
+	char sn[64];
+
+	fprintf(f, "%s,", scope);
+	cell(f, group);
+	fprintf(f, ",%s,%zu,%zu,%zu,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+		rp_strat_name(sn, sizeof(sn), s), t->tasks, t->fit, t->exceeded, t->failed,
+		t->attempts_failed, t->lost_h, t->mem_alloc, t->mem_used,
+		t->mem_alloc - t->mem_used, t->core_alloc, t->core_used);
+}
+
+int rp_out_replay_csv(const char *path, const struct rp_sizing *z, const struct rp_cat *c)
+{
+	char *buf = NULL;
+	size_t len = 0, i, s;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
 		error_msg("cannot write %s: %s", path, strerror(errno));
-		free(buf);
 		return -1;
 	}
-	if (strcmp(path, "-") == 0)
-		r = (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) ? -1 : 0;
-	else
-		r = rp_write_file(path, buf, len);
-	if (r < 0)
-		error_msg("cannot write %s: %s", path, outfile_strerror(errno));
-	free(buf);
-	return r;
+	fputs("scope,group,strategy,tasks,fit_first_try,exceeded_first_try,"
+	      "failed_after_retries,failed_attempts,hours_lost,memory_mb_hours_allocated,"
+	      "memory_mb_hours_used,memory_mb_hours_wasted,core_hours_allocated,"
+	      "core_hours_used\n", f);
+	for (i = 0; i < z->ng; i++)
+		for (s = 0; s < z->nstrat; s++)
+			tally_row(f, "group", c[i].group->name, &z->strat[s], &z->rep[s][i].rec);
+	for (s = 0; s < z->nstrat; s++)
+		tally_row(f, "total", NULL, &z->strat[s], &z->total[s].rec);
+	return csv_close(path, f, &buf, &len);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* out_sizing.c: the recommendations and replays in the --json document
- * and in the terminal report (a line per group, the savings-and-risk
- * table per strategy). */
+ * and in the terminal report (a line per group, under input its lines on
+ * the input size or why it fell back, the savings-and-risk table and the
+ * waste-and-failures table per strategy). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +49,37 @@ static json_t *excluded(const struct rp_excluded *e)
 	return o;
 }
 
+/* One resource's line on the input size: fitted or why not. */
+static json_t *line_json(const struct rp_line *l)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "fitted", json_boolean(l->on));
+	json_object_set_new(o, "tasks_with_input", json_integer((json_int_t)l->n));
+	json_object_set_new(o, "spearman", isnan(l->rho) ? json_null() : json_real(l->rho));
+	if (!l->on) {
+		json_object_set_new(o, "fallback", json_string("max"));
+		json_object_set_new(o, "why", json_string(l->why ? l->why : "no usable task"));
+		return o;
+	}
+	json_object_set_new(o, "slope", json_real(l->slope));
+	json_object_set_new(o, "intercept", json_real(l->icpt));
+	json_object_set_new(o, "margin", json_real(l->margin));
+	json_object_set_new(o, "floor", json_integer(l->lo));
+	json_object_set_new(o, "cap", json_integer(l->hi));
+	return o;
+}
+
+static json_t *lines_json(const struct rp_rec *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, rp_res_fig(RP_MEMORY)->name, line_json(&r->line[RP_L_MEMORY]));
+	json_object_set_new(o, rp_res_fig(RP_WALL_TIME)->name,
+			    line_json(&r->line[RP_L_WALL_TIME]));
+	return o;
+}
+
 static json_t *recommend(const struct rp_rec *r)
 {
 	json_t *o = json_object();
@@ -65,6 +97,8 @@ static json_t *recommend(const struct rp_rec *r)
 	}
 	if (r->ex.failed || r->ex.no_memory || r->ex.absurd)
 		json_object_set_new(o, "excluded", excluded(&r->ex));
+	if (r->strat.s == RP_S_INPUT && r->has)
+		json_object_set_new(o, "by_input", lines_json(r));
 	if (!r->has) {
 		char *note = xasprintf("%s: no recommendation", rp_rec_none_why(r));
 
@@ -94,6 +128,9 @@ static void tally(json_t *o, const struct rp_tally *t)
 	json_object_set_new(o, "memory_mb_hours_used", json_real(t->mem_used));
 	json_object_set_new(o, "core_hours_allocated", json_real(t->core_alloc));
 	json_object_set_new(o, "core_hours_used", json_real(t->core_used));
+	json_object_set_new(o, "memory_mb_hours_wasted", json_real(t->mem_alloc - t->mem_used));
+	json_object_set_new(o, "failed_attempts", json_integer((json_int_t)t->attempts_failed));
+	json_object_set_new(o, "hours_lost", json_real(t->lost_h));
 }
 
 /* The same under the records' own requests (used: the same as above). */
@@ -175,6 +212,30 @@ void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i)
 			r->ex.failed, r->ex.no_memory, r->ex.absurd);
 	if (r->ex.absurd)
 		fputs("    (absurd: over 1 PB, 100000 cores or a year)\n", f);
+	if (r->strat.s == RP_S_INPUT && r->has)
+		rp_sizing_text_lines(f, r);
+}
+
+/* A resource's line on the input size, or why max instead. */
+static void line_text(FILE *f, const char *what, const char *unit, const struct rp_line *l)
+{
+	if (!l->on) {
+		fprintf(f, "    %s: max (fallback): %s (", what, l->why ? l->why : "no usable task");
+		if (!isnan(l->rho))
+			fprintf(f, "rho %.2f, ", l->rho);
+		fprintf(f, "%zu task%s)\n", l->n, l->n == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, "    %s on input: %.4g %s/MB x input + %.4g %s, +%g%%,\n", what, l->slope,
+		unit, l->icpt, unit, l->margin * 100);
+	fprintf(f, "      within [%" PRId64 ", %" PRId64 "] %s (rho %.2f, %zu tasks)\n",
+		l->lo, l->hi, unit, l->rho, l->n);
+}
+
+void rp_sizing_text_lines(FILE *f, const struct rp_rec *r)
+{
+	line_text(f, "memory", "MB", &r->line[RP_L_MEMORY]);
+	line_text(f, "wall time", "s", &r->line[RP_L_WALL_TIME]);
 }
 
 /* "61%", the share of @base that @v saves; "-" without a base. */
@@ -194,6 +255,24 @@ static void row(FILE *f, const char *name, const struct rp_tally *t, double base
 	fprintf(f, "  %-16s%11.2f%7.0f%%%10.2f%8zu%7zu%7s\n", name, t->mem_alloc / 1024,
 		t->mem_alloc > 0 ? 100 * t->mem_used / t->mem_alloc : 0.0, t->core_alloc,
 		t->exceeded, t->failed, saved(s, sizeof(s), t->mem_alloc, base));
+}
+
+/* The memory hours each strategy wasted, its failed tries and the wall
+ * time they lost. */
+static void lost_table(FILE *f, const struct rp_sizing *z)
+{
+	char sn[64];
+	size_t s;
+
+	fputs("\nwaste and failures per strategy (the replay's):\n", f);
+	fprintf(f, "  %-16s%18s%16s%14s\n", "strategy", "memory GBh wasted", "failed tries",
+		"hours lost");
+	for (s = 0; s < z->nstrat; s++) {
+		const struct rp_tally *t = &z->total[s].rec;
+
+		fprintf(f, "  %-16s%18.2f%16zu%14.2f\n", rp_strat_name(sn, sizeof(sn), &z->strat[s]),
+			(t->mem_alloc - t->mem_used) / 1024, t->attempts_failed, t->lost_h);
+	}
 }
 
 void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
@@ -219,4 +298,5 @@ void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 		row(f, "requested", &req->req, base);
 	fprintf(f, "saved: memory hours saved against %s; the first strategy is --recommend's\n",
 		with_req ? "what the records requested" : "max");
+	lost_table(f, z);
 }

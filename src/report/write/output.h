@@ -39,6 +39,10 @@ int rp_out_json(const char *path, const struct rp_cat *c, size_t n,
 int rp_out_csv(const char *path, const struct rp_store *st,
 	       const struct rp_group *g, size_t ng);
 
+/* --replay-csv: per group and strategy, then per strategy in total, the
+ * replay's figures (out_csv.c).  0, or -1 after an error message. */
+int rp_out_replay_csv(const char *path, const struct rp_sizing *z, const struct rp_cat *c);
+
 /* Write @len bytes as the new file @path, all at once (temporary file and
  * rename, as tpmon's other outputs).  0, or -1 with errno set. */
 int rp_write_file(const char *path, const void *data, size_t len);

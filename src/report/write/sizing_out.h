@@ -22,6 +22,19 @@ int rp_emit_all(const struct rp_sizing *z, const struct rp_cat *c,
 int rp_emit_nextflow(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     const double max[RP_A__COUNT]);
 int rp_emit_snakemake(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
+/* An include file for a Snakefile (@path ends in .smk or .py): each
+ * rule's mem_mb and runtime, functions of input.size_mb and attempt where
+ * --recommend=input fitted a line, else fixed (emit_input.c). */
+int rp_emit_snakemake_input(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
+			    const double max[RP_A__COUNT]);
+/* Is @path a Snakefile include (.smk, .py) rather than a profile? */
+bool rp_emit_smk_include(const char *path);
+/* A Nextflow closure "KEY = { ... }" of line @l over the task's input
+ * files and task.attempt: memory in MB (@mem) or time; @top: --max, < 0
+ * none. */
+void rp_emit_nf_line(FILE *f, const char *key, const struct rp_line *l, bool mem, double top);
+/* Why a group is left out of a Snakemake file, or NULL. */
+const char *rp_smk_why(const struct rp_rec *r, const char *name);
 int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
 int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		    const double max[RP_A__COUNT], bool vine);
@@ -64,6 +77,8 @@ void rp_sizing_json_root(json_t *root, const struct rp_sizing *z);
 void rp_sizing_text(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
 /* One group's recommendation line for the terminal. */
 void rp_sizing_text_group(FILE *f, const struct rp_sizing *z, size_t i);
+/* Group recommendation @r's lines on the input size, for the terminal. */
+void rp_sizing_text_lines(FILE *f, const struct rp_rec *r);
 /* The page's overview (a row per group, by footprint, linking to
  * sections id="g-I") and the savings table. */
 void rp_sizing_html(FILE *f, const struct rp_sizing *z, const struct rp_store *st,
