@@ -26,6 +26,7 @@ static const struct tp_key_info keys[TP_KEY__COUNT] = {
 	[TP_KEY_PROCESSES_PARTIAL] = { "processes_partial", true },
 	[TP_KEY_PARTIAL] = { "partial", true },
 	[TP_KEY_DISK_PARTIAL] = { "disk_partial", true },
+	[TP_KEY_INPUT_REASON] = { "input_reason", true },
 	[TP_KEY_SNAPSHOTS] = { "snapshots", true },
 	[TP_KEY_LIMITS] = { "limits", true },
 	[TP_KEY_STOPPED_AT] = { "stopped_at", true },

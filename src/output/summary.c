@@ -268,6 +268,9 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	/* disk and total_files are then lower bounds */
 	if (r->disk_partial)
 		json_object_set_new(root, "disk_partial", json_true());
+	/* why input_size and input_files are null */
+	if (r->input.reason)
+		json_object_set_new(root, "input_reason", json_string(r->input.reason));
 	endjson_add(root, o, r);
 	add_verbatim(root, o);
 	return root;
