@@ -46,6 +46,8 @@ static const struct tp_key_info keys[TP_KEY__COUNT] = {
 	[TP_KEY_RETRY] = { "retry", true },
 	[TP_KEY_NOTES] = { "notes", true },
 	[TP_KEY_CATEGORY] = { "category", false },
+	[TP_KEY_JOB] = { "job", false },
+	[TP_KEY_JOB_STEP] = { "job_step", false },
 };
 
 const struct tp_key_info *key_info(enum tp_key k)

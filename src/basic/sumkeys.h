@@ -22,6 +22,9 @@ enum tp_key {
 	TP_KEY_RETRY, TP_KEY_NOTES,
 	/* read, not written by tpmon: an engine's -V 'category: NAME' */
 	TP_KEY_CATEGORY,
+	/* the batch job and its step: tpmon writes SLURM_JOB_ID and
+	 * SLURM_STEP_ID there unless -V 'job: NAME' gives them */
+	TP_KEY_JOB, TP_KEY_JOB_STEP,
 	TP_KEY__COUNT
 };
 

@@ -247,6 +247,7 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 	set_string(&t->category, json_object_get(root, "category"));
 	set_string(&t->command, json_object_get(root, "command"));
 	set_string(&t->host, json_object_get(root, "host"));
+	set_string(&t->job, json_object_get(root, "job"));
 	set_string(&t->exit_type, json_object_get(root, "exit_type"));
 	status = json_object_get(root, "exit_status");
 	if (json_is_integer(status))

@@ -18,13 +18,14 @@
  * above (monitor_version). */
 enum {
 	K_START = RP_RES__COUNT, K_END, K_CATEGORY, K_COMMAND, K_HOST, K_EXIT_TYPE,
-	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K__COUNT
+	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K_JOB,
+	K__COUNT
 };
 
 static const enum tp_key other_keys[K__COUNT - RP_RES__COUNT] = {
 	TP_KEY_START, TP_KEY_END, TP_KEY_CATEGORY, TP_KEY_COMMAND, TP_KEY_HOST,
 	TP_KEY_EXIT_TYPE, TP_KEY_EXIT_STATUS, TP_KEY_MONITOR_VERSION, TP_KEY_PARTIAL,
-	TP_KEY_ENDING, TP_KEY_NOTES, TP_KEY_RETRY,
+	TP_KEY_ENDING, TP_KEY_NOTES, TP_KEY_RETRY, TP_KEY_JOB,
 };
 
 /* What a kept key held. */
@@ -415,6 +416,7 @@ int rp_sumscan_fill(struct rp_task *t, char *text, size_t len)
 	t->category = kept_string(&vals[K_CATEGORY]);
 	t->command = kept_string(&vals[K_COMMAND]);
 	t->host = kept_string(&vals[K_HOST]);
+	t->job = kept_string(&vals[K_JOB]);
 	t->exit_type = kept_string(&vals[K_EXIT_TYPE]);
 	if (vals[K_EXIT_STATUS].seen && vals[K_EXIT_STATUS].is_int)
 		t->exit_status = (long)vals[K_EXIT_STATUS].ival;
