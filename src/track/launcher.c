@@ -52,7 +52,7 @@ static bool trap_opens(const struct tp_track_start *s)
 
 /* The child's side of @s: its signals, limits and cgroup, and, if it is
  * to be traced, the filter that keeps every process in the tree and stops
- * connect and accept (and, with --with-inotify, opens) in the tracer. */
+ * connect and accept (and the open calls: the input, --with-inotify) in the tracer. */
 static void launch_setup(const struct tp_track_start *s, const char *path, struct launching *l)
 {
 	struct tp_launch_opts *so = &l->so;
