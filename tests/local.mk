@@ -52,6 +52,7 @@ check-valgrind:
 include $(srcdir)/tests/conformance.mk
 include $(srcdir)/tests/slurm.mk
 include $(srcdir)/tests/tracking.mk
+include $(srcdir)/tests/input.mk
 include $(srcdir)/tests/memory.mk
 include $(srcdir)/tests/outputs.mk
 include $(srcdir)/tests/disk.mk

@@ -37,7 +37,8 @@ REPORT_TESTS = tests/report-inputs.test tests/report-cctools.test tests/report-o
 	tests/report-hostile-files.test tests/report-text.test tests/report-write-errors.test \
 	tests/report-layers.test tests/report-sizing.test tests/report-trust.test \
 	tests/report-jobs.test tests/report-cache.test tests/report-units.test \
-	tests/report-input.test
+	tests/report-input.test \
+	tests/report-byjob.test
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/wq-transactions tests/report/vine-transactions \
 	tests/report/nf-trace.txt tests/report/nf-trace-raw.txt tests/report/sacct.psv tests/report/smk \

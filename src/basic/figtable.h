@@ -29,6 +29,9 @@ enum tp_fig {
 	TP_FIG_SYSCW,
 	TP_FIG_READ_BYTES,
 	TP_FIG_WRITE_BYTES,
+	/* the task's input (measure/inputs.h) */
+	TP_FIG_INPUT_SIZE,
+	TP_FIG_INPUT_FILES,
 	TP_FIG_MAX_CONCURRENT_THREADS,
 	TP_FIG_CONTEXT_SWITCHES,
 	TP_FIG_MACHINE_CPUS,
@@ -69,6 +72,7 @@ enum tp_fig_quality {
 	TP_Q_DISK,		/* the disk walk could not read everything */
 	TP_Q_CGROUP,		/* the cgroup's own files: a process that left
 				 * the cgroup is in none of them */
+	TP_Q_INPUT,		/* open calls of the tree missed */
 	TP_Q__COUNT
 };
 

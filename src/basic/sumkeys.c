@@ -26,6 +26,7 @@ static const struct tp_key_info keys[TP_KEY__COUNT] = {
 	[TP_KEY_PROCESSES_PARTIAL] = { "processes_partial", true },
 	[TP_KEY_PARTIAL] = { "partial", true },
 	[TP_KEY_DISK_PARTIAL] = { "disk_partial", true },
+	[TP_KEY_INPUT_REASON] = { "input_reason", true },
 	[TP_KEY_SNAPSHOTS] = { "snapshots", true },
 	[TP_KEY_LIMITS] = { "limits", true },
 	[TP_KEY_STOPPED_AT] = { "stopped_at", true },
@@ -45,6 +46,8 @@ static const struct tp_key_info keys[TP_KEY__COUNT] = {
 	[TP_KEY_RETRY] = { "retry", true },
 	[TP_KEY_NOTES] = { "notes", true },
 	[TP_KEY_CATEGORY] = { "category", false },
+	[TP_KEY_JOB] = { "job", false },
+	[TP_KEY_JOB_STEP] = { "job_step", false },
 };
 
 const struct tp_key_info *key_info(enum tp_key k)

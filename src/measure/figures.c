@@ -296,6 +296,7 @@ static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool 
 	q.net_exact = in->net_exact;
 	q.exit_records = in->exit_records;
 	q.disk_partial = rep->disk_partial;
+	q.input_partial = rep->input.partial;
 	quality_lower_bounds(&q, rep->lower);
 }
 
@@ -525,6 +526,8 @@ bool figures_value(const struct tp_summary *r, enum tp_fig f, double *v)
 	case TP_FIG_SYSCW: *v = (double)io->syscw; return true;
 	case TP_FIG_READ_BYTES: *v = (double)io->read_bytes; return true;
 	case TP_FIG_WRITE_BYTES: *v = (double)io->write_bytes; return true;
+	case TP_FIG_INPUT_SIZE: *v = (double)r->input.bytes / 1048576.0; return r->input.known;
+	case TP_FIG_INPUT_FILES: *v = (double)r->input.files; return r->input.known;
 	default: return kernel_value(r, f, v);
 	}
 }

@@ -15,6 +15,7 @@
 #include "cgroup/cgroup.h"
 #include "measure/endcause.h"
 #include "measure/gpu.h"
+#include "measure/inputs.h"
 #include "cgroup/pressure.h"
 #include "config/limitset.h"
 #include "track/nested.h"
@@ -83,6 +84,7 @@ struct tp_summary {
 	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
 					 * enclosing tpmon: see nested.h) */
 	bool disk_partial;		/* disk walk could not read everything */
+	struct tp_input_figures input;	/* input_size, input_files (inputs.h) */
 	bool partial;			/* a checkpoint during the run */
 	struct tp_utilization_figures usage;	/* utilization, cpu-hours, memory growth */
 	double stopped_at;		/* s from start when tpmon began to stop

@@ -118,66 +118,91 @@ static int read_string(pid_t tid, unsigned long addr, char *buf, size_t len)
 	return memchr(buf, '\0', (size_t)n) ? 0 : -1;
 }
 
-/* Which argument holds the path and which the dirfd (-1: none); whether
- * the call opens for writing (openat2's flags are in memory: not read). */
-static int path_arg(const struct tp_syscall *call, int *dirfd_arg, bool *writing)
+/* openat2's flags: the first field of its struct open_how, in memory. */
+static int read_how_flags(pid_t tid, unsigned long addr, uint64_t *flags)
+{
+	struct iovec local = { flags, sizeof(*flags) }, remote = { (void *)addr, sizeof(*flags) };
+
+	return process_vm_readv(tid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof(*flags) ?
+	       0 : -1;
+}
+
+/* Which argument holds the path and which the dirfd (-1: none); the
+ * call's open flags into @c (openat2's are read from memory). */
+static int path_arg(pid_t tid, const struct tp_syscall *call, int *dirfd_arg,
+		    struct tp_open_call *c)
 {
 	long nr = call->nr;
-	const uint64_t w = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC;
 
-	*dirfd_arg = -1;
+	c->flags_known = true;
 #ifdef SYS_open
 	if (nr == SYS_open) {
-		*writing = (call->args[1] & w) != 0;
+		c->flags = call->args[1];
+		*dirfd_arg = -1;
 		return 0;
 	}
 #endif
 #ifdef SYS_creat
 	if (nr == SYS_creat) {
-		*writing = true;
+		c->flags = O_WRONLY | O_CREAT | O_TRUNC;
+		*dirfd_arg = -1;
 		return 0;
 	}
 #endif
-	*writing = nr == SYS_openat && (call->args[2] & w) != 0;
-	if (nr == SYS_openat
-#ifdef SYS_openat2
-	    || nr == SYS_openat2
-#endif
-	) {
-		*dirfd_arg = 0;
+	*dirfd_arg = 0;
+	if (nr == SYS_openat) {
+		c->flags = call->args[2];
 		return 1;
 	}
+#ifdef SYS_openat2
+	if (nr == SYS_openat2) {
+		c->flags_known = read_how_flags(tid, (unsigned long)call->args[2], &c->flags) == 0;
+		return 1;
+	}
+#endif
 	return -1;
 }
 
-void opens_syscall(struct tp_opens *f, pid_t tid)
+int opens_call_get(pid_t tid, struct tp_open_call *c)
 {
 	struct tp_syscall call;
-	char path[4096], where[4200];
 	int arg, dfd_arg;
-	bool writing;
 
-	if (tracer_seccomp_call(tid, &call) < 0) {
-		/* EIO before 5.3 (RHEL 8's 4.18): the open cannot be read;
-		 * ESRCH: the tracee is gone, and its call with it */
-		if (errno != ESRCH && !f->warned) {
-			warn_msg("PTRACE_GET_SYSCALL_INFO: %s: the files list misses opens",
-				 strerror(errno));
-			f->warned = true;
-		}
-		return;
+	memset(c, 0, sizeof(*c));
+	if (tracer_seccomp_call(tid, &call) < 0)
+		return -1;
+	arg = path_arg(tid, &call, &dfd_arg, c);
+	if (arg < 0 || read_string(tid, (unsigned long)call.args[arg], c->path,
+				   sizeof(c->path)) < 0) {
+		errno = EFAULT;
+		return -1;
 	}
-	arg = path_arg(&call, &dfd_arg, &writing);
-	if (arg < 0 || read_string(tid, (unsigned long)call.args[arg], path, sizeof(path)) < 0)
-		return;
-	if (path[0] == '/')
-		snprintf(where, sizeof(where), "%s", path);
+	if (c->path[0] == '/')
+		snprintf(c->where, sizeof(c->where), "%s", c->path);
 	else if (dfd_arg >= 0 && (int)call.args[dfd_arg] != AT_FDCWD)
-		snprintf(where, sizeof(where), "/proc/%d/fd/%d/%s", (int)tid,
-			 (int)call.args[dfd_arg], path);
+		snprintf(c->where, sizeof(c->where), "/proc/%d/fd/%d/%s", (int)tid,
+			 (int)call.args[dfd_arg], c->path);
 	else
-		snprintf(where, sizeof(where), "/proc/%d/cwd/%s", (int)tid, path);
-	record(f, path, where, writing);
+		snprintf(c->where, sizeof(c->where), "/proc/%d/cwd/%s", (int)tid, c->path);
+	return 0;
+}
+
+void opens_call_failed(struct tp_opens *f, int err)
+{
+	/* EIO before 5.3 (RHEL 8's 4.18): the open cannot be read; ESRCH:
+	 * the tracee is gone, and its call with it; EFAULT: no path */
+	if (err == ESRCH || err == EFAULT || f->warned)
+		return;
+	warn_msg("PTRACE_GET_SYSCALL_INFO: %s: the files list misses opens", strerror(err));
+	f->warned = true;
+}
+
+void opens_syscall(struct tp_opens *f, const struct tp_open_call *c)
+{
+	const uint64_t w = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC;
+
+	/* openat2's flags unread: taken for a read, as before they were read */
+	record(f, c->path, c->where, c->flags_known && (c->flags & w) != 0);
 }
 
 void opens_exec(struct tp_opens *f, pid_t tid)

@@ -34,6 +34,7 @@ struct tp_quality_in {
 	 * every event and each task's record came (track/cgroup.c) */
 	bool exit_records;
 	bool disk_partial;		/* the disk walk could not read everything */
+	bool input_partial;		/* open calls missed (inputs.h) */
 };
 
 /* The summary's name of figure @f (its row's name). */

@@ -116,6 +116,23 @@ static const char *exit_type_name(enum tp_exit_type t)
 	return t == TP_EXIT_TYPE_LIMITS ? "limits" : t == TP_EXIT_TYPE_SIGNAL ? "signal" : "normal";
 }
 
+/* The batch job the task is part of, from Slurm's environment, for
+ * `tpmon report --by=job`; -V job:NAME (added after) says it instead. */
+static void add_job(json_t *root, const struct tp_options *o)
+{
+	const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
+	size_t i;
+
+	for (i = 0; i < o->nverbatim; i++)
+		if (!strcmp(o->verbatim[i].key, "job"))
+			return;
+	if (!job || !*job)
+		return;
+	json_object_set_new(root, "job", jsontext_new(job));
+	if (step && *step)
+		json_object_set_new(root, "job_step", jsontext_new(step));
+}
+
 static void add_verbatim(json_t *root, const struct tp_options *o)
 {
 	size_t i;
@@ -269,7 +286,11 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	/* disk and total_files are then lower bounds */
 	if (r->disk_partial)
 		json_object_set_new(root, "disk_partial", json_true());
+	/* why input_size and input_files are null */
+	if (r->input.reason)
+		json_object_set_new(root, "input_reason", json_string(r->input.reason));
 	endjson_add(root, o, r);
+	add_job(root, o);
 	add_verbatim(root, o);
 	return root;
 }

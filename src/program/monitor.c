@@ -136,6 +136,26 @@ static void on_figures_final(void *arg, struct tp_proc *p, pid_t tid, bool leaf,
 	sampler_read_final(p, tid, leaf, a);
 }
 
+/* An open by @tid: for --with-inotify's list, and the input. */
+static void on_open(struct tp_run *r, pid_t tid)
+{
+	struct tp_open_call c;
+
+	if (!r->files && !r->inputs)
+		return;
+	if (opens_call_get(tid, &c) < 0) {
+		if (r->files)
+			opens_call_failed(r->files, errno);
+		if (r->inputs)
+			inputs_missed(r->inputs, errno);
+		return;
+	}
+	if (r->files)
+		opens_syscall(r->files, &c);
+	if (r->inputs)
+		inputs_open(r->inputs, &c);
+}
+
 /* connect, accept or accept4 by @tid: tell the network counter which
  * socket, before the call goes on; or an open, for --with-inotify. */
 static void on_syscall(void *arg, struct tp_proc *p, pid_t tid, unsigned long what)
@@ -147,8 +167,8 @@ static void on_syscall(void *arg, struct tp_proc *p, pid_t tid, unsigned long wh
 			return;
 		p->net_flag = true;
 		net_syscall(m->r.net, p->pid, tid);
-	} else if (m->r.files) {
-		opens_syscall(m->r.files, tid);
+	} else {
+		on_open(&m->r, tid);
 	}
 }
 

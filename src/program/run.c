@@ -170,6 +170,20 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 		publish_catalog(r, s->t, false);
 }
 
+/* Why the input (inputs.h) is unknown where no open call stops. */
+static const char *input_reason(const struct tp_run *r)
+{
+	if (r->o->no_input)
+		return "--without-input-size";
+	if (r->o->pid)
+		return "--pid: no open call stops in a tree already running";
+	if (r->tk->ptraced)
+		return "a user's task in a cgroup: open calls do not stop "
+		       "(the filter would set no_new_privs)";
+	if (r->tk->ops->kind == TP_TRACK_CGROUP)
+		return "the cgroup mode has no stop at open calls (--tracking=ptrace has)";
+	return "polling sees no open calls (--tracking=ptrace does)";
+}
 /* Did the table hold every process of the tree from its birth to its
  * end, so that sums over its processes are whole?  Poll: with the
  * kernel's records; the cgroup mode: with no event lost; --pid: as
@@ -242,6 +256,8 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.processes_partial = r->tk->counts_partial;
 	in.cgroup_left = r->tk->cgroup_left;
 	in.exit_records = r->tk->exit_records;
+	inputs_figures(r->inputs, input_reason(r), &r->rep->input);
+	r->rep->input.partial |= r->tk->counts_partial;	/* escapes */
 	figures_fill(&r->fig, &in, t, final);
 }
 
@@ -467,6 +483,7 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	/* exec events name each process for its record and trace span */
 	ts.exec_events = r->o->inotify || fanout_wanted(r->o);
 	ts.trap_opens = r->o->inotify;
+	ts.input_opens = !r->o->no_input;
 	/* where the kernel counts the cgroup's bytes (BPF, root), connect
 	 * and accept need no stop */
 	ts.trap_net = r->net != NULL &&
@@ -729,6 +746,8 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	gpu_note_pid(r->gpu, r->root);
 	if (o->inotify && r->tk->ptraced)
 		r->files = opens_new();
+	if (r->tk->ptraced && r->tk->opens_trapped)
+		r->inputs = inputs_new();
 	phases_mark("records, trace, opens (beside the task)");
 	start_beside(r);
 	return 0;
@@ -767,6 +786,7 @@ void run_close(struct tp_run *r)
 	figures_free(&r->fig);
 	series_close(r->series);
 	opens_free(r->files);
+	inputs_free(r->inputs);
 	endwatch_free(r->endw);
 	sigprobe_free(r->sigp);
 	snapevents_free(r->watch);

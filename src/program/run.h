@@ -17,6 +17,7 @@
 #include "output/fanout.h"
 #include "measure/figures.h"
 #include "measure/gpu.h"
+#include "measure/inputs.h"
 #include "live/live.h"
 #include "live/point.h"
 #include "measure/net.h"
@@ -48,6 +49,7 @@ struct tp_run {
 	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
 	struct tp_series *series;	/* --with-time-series, or NULL */
 	struct tp_opens *files;		/* --with-inotify, or NULL */
+	struct tp_inputs *inputs;	/* the open calls stop, or NULL */
 	struct tp_fanout *story;	/* process records, trace, or NULL */
 	struct tp_snapevents *watch;	/* --snapshot-events, or NULL */
 	struct tp_cgrun *cg;		/* the task's cgroups (borrowed), or NULL */

@@ -10,6 +10,7 @@
 #include "basic/outfile.h"
 #include "basic/messages.h"
 #include "report/analyse/analysis.h"
+#include "report/analyse/jobs.h"
 #include "report/analyse/labels.h"
 #include "report/analyse/notes.h"
 #include "report/write/output.h"
@@ -189,6 +190,17 @@ static int check_planted(const struct rp_options *o)
 	return 0;
 }
 
+/* --by=job: the jobs table on stdout.  0, or 1 when it cannot be written. */
+static int jobs_report(const struct rp_store *st)
+{
+	struct rp_job *j;
+	size_t nojob, n = rp_jobs_build(st, &j, &nojob);
+	int r = rp_jobs_text(stdout, j, n, nojob);
+
+	rp_jobs_free(j, n);
+	return r < 0 ? 1 : 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct rp_options o;
@@ -221,6 +233,11 @@ int report_main(int argc, char **argv)
 		status = 1;
 	}
 	if (status != 0) {
+		rp_store_free(&st);
+		return status;
+	}
+	if (o.by == RP_BY_JOB) {
+		status = jobs_report(&st);
 		rp_store_free(&st);
 		return status;
 	}

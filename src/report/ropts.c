@@ -49,6 +49,12 @@ static void usage(void)
 "\n"
 "  --by=category|command|none   group tasks by their category field\n"
 "                               (default), their program, or not at all\n"
+"  --by=job                     instead, each batch job's tasks merged across\n"
+"                               hosts (the summary's job: SLURM_JOB_ID or -V\n"
+"                               job:NAME; sacct's JobID): nodes, tasks, summed\n"
+"                               CPU time, each node's memory and cores, wall\n"
+"                               time (the longest node span: clocks of hosts\n"
+"                               are never compared), efficiency\n"
 "  --max=RES=VALUE              explicit maximum for the allocations of RES\n"
 "                               (cores, memory, disk; e.g. memory=4G),\n"
 "                               as a category's max resources in cctools\n"
@@ -107,8 +113,10 @@ static int parse_by(struct rp_options *o, const char *arg)
 		o->by = RP_BY_COMMAND;
 	else if (strcmp(arg, "none") == 0)
 		o->by = RP_BY_NONE;
+	else if (strcmp(arg, "job") == 0)
+		o->by = RP_BY_JOB;
 	else {
-		error_msg("report: --by: '%s' is not category, command or none", arg);
+		error_msg("report: --by: '%s' is not category, command, none or job", arg);
 		return -1;
 	}
 	return 0;
@@ -218,6 +226,12 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 			return -1;
 		}
 		}
+	}
+	if (o->by == RP_BY_JOB && (o->csv || o->json || o->plots || o->html || o->timeline ||
+				   o->sizing.on || o->sizing.nemit)) {
+		error_msg("report: --by=job writes the jobs table alone: not with --csv, --json, "
+			  "--plots, --html, --timeline, --recommend or --emit");
+		return -1;
 	}
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;

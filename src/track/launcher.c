@@ -28,6 +28,7 @@ struct launching {
 	struct tp_launch_opts so;
 	struct sock_fprog *filter;	/* owned */
 	bool net_trapped;		/* the filter stops connect and accept */
+	bool opens_trapped;		/* and the open calls */
 	struct tp_nested *nest;		/* the channel we serve, or NULL */
 	int outer_chan;			/* an enclosing tpmon's, or -1 */
 	bool nest_registered;
@@ -36,9 +37,22 @@ struct launching {
 	struct tp_exitrec *records;	/* the poll or cgroup backend's, or NULL */
 };
 
+/* Do the open calls stop?  --with-inotify's always; the input's
+ * (measure/inputs.h) unless the filter would exist for them alone and
+ * need no_new_privs (a user's task in a cgroup: setuid programs would
+ * lose their privileges for a figure). */
+static bool trap_opens(const struct tp_track_start *s)
+{
+	if (s->trap_opens)
+		return true;
+	if (!s->input_opens)
+		return false;
+	return !s->cgroup || s->trap_net || sandbox_have_cap_sys_admin();
+}
+
 /* The child's side of @s: its signals, limits and cgroup, and, if it is
  * to be traced, the filter that keeps every process in the tree and stops
- * connect and accept (and, with --with-inotify, opens) in the tracer. */
+ * connect and accept (and the open calls: the input, --with-inotify) in the tracer. */
 static void launch_setup(const struct tp_track_start *s, const char *path, struct launching *l)
 {
 	struct tp_launch_opts *so = &l->so;
@@ -54,14 +68,17 @@ static void launch_setup(const struct tp_track_start *s, const char *path, struc
 	so->trace = tracking_info(s->mode)->ptrace;
 	so->cgroup_leaves = s->cgroup ? s->cgroup->leaves : NULL;
 	if (so->trace) {
+		bool opens = trap_opens(s);
+
 		/* no process may leave the tree (a cgroup holds it if any) */
-		l->filter = sandbox_task_filter(s->trap_opens, s->trap_net, s->cgroup != NULL);
+		l->filter = sandbox_task_filter(opens, s->trap_net, s->cgroup != NULL);
 		so->filter = l->filter;
 		l->net_trapped = l->filter != NULL;
+		l->opens_trapped = l->filter != NULL && opens;
 		so->filter_needs_nnp = !sandbox_have_cap_sys_admin();
 	}
 	so->trace_options = tracer_options(s->exec_events,
-					   l->filter && (s->trap_opens || s->trap_net));
+					   l->filter && (l->opens_trapped || s->trap_net));
 }
 
 /* Does the cgroup backend follow the tree (the cgroup mode, a cgroup)? */
@@ -99,6 +116,7 @@ static struct tp_track *follow(const struct tp_track_start *s, struct launching 
 	if (traced) {
 		tk = tracees_new(t, sink, self, pid);
 		tk->net_trapped = l->net_trapped;
+		tk->opens_trapped = l->opens_trapped;
 	} else if (by_members(s)) {
 		tk = cgmembers_new(t, sink, self, pid, s->cgroup, l->listener, l->records,
 				   s->exec_events);

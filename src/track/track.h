@@ -147,6 +147,7 @@ struct tp_track {
 	pid_t self;			/* tpmon, never followed */
 	bool ptraced;			/* by ptrace: exec events, seccomp stops */
 	bool net_trapped;		/* connect and accept stop in the tracer */
+	bool opens_trapped;		/* open calls stop in the tracer */
 	/* nested tpmons (nested.h): the channel we serve (NULL: none), an
 	 * enclosing tpmon's (-1: none), and whether it counts our task */
 	struct tp_nested *nest;
@@ -180,6 +181,9 @@ struct tp_track_start {
 	enum tp_tracking mode;
 	bool exec_events;		/* sink.exec() wanted */
 	bool trap_opens;		/* --with-inotify: open calls stop */
+	/* the task's input (measure/inputs.h): open calls stop too, where
+	 * that adds no no_new_privs a filter would not have had anyway */
+	bool input_opens;
 	bool trap_net;			/* connect and accept stop */
 	const sigset_t *child_mask;	/* as struct tp_launch_opts */
 	const struct sigaction *child_sigpipe, *child_sigchld;

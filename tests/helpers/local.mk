@@ -44,6 +44,14 @@ tests_helpers_fork_static_CFLAGS = $(TPH_CF)
 # static on purpose: no dynamic loader, so no LD_PRELOAD tracking
 tests_helpers_fork_static_LDFLAGS = -static
 
+check_PROGRAMS += tests/helpers/read-files
+tests_helpers_read_files_SOURCES = tests/helpers/read-files.c $(TPH_COMMON)
+tests_helpers_read_files_LDADD = $(TPH_LIB)
+tests_helpers_read_files_CPPFLAGS = $(TPH_CPP)
+tests_helpers_read_files_CFLAGS = $(TPH_CF)
+# static on purpose: no dynamic loader, so the input is the files named
+tests_helpers_read_files_LDFLAGS = -static
+
 check_PROGRAMS += tests/helpers/hog-mem
 tests_helpers_hog_mem_SOURCES = tests/helpers/hog-mem.c $(TPH_COMMON)
 tests_helpers_hog_mem_LDADD = $(TPH_LIB)

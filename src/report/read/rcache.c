@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* rcache.c: the report's cache of tasks read from summaries (rcache.h).
- * The file: "TPMONRC5", the number of resources, the inputs (the
+ * The file: "TPMONRC7", the number of resources, the inputs (the
  * ident), then blocks, each its length (u32), a zero (u32), a checksum
  * of its bytes seeded with its number (u64) and the bytes, and a last
  * block of length 0 followed by the number of entries and a checksum of
@@ -10,11 +10,12 @@
  * the length of the rest (u16) and its bytes), how it was read (full),
  * the stamp of the file read (device, inode, size, mtime s and ns, ctime
  * s and ns; "TPMONRC3" had no ctime, "TPMONRC4" no retry: such a cache is
- * rebuilt), the task's resources, start, end and retry's memory and wall
- * time (a u32 of which are known, then those
- * as doubles), exit status (i64), number of notes
- * (u32), partial (u8), and its eight strings (category, command, host,
- * exit_type, cause, detail, notes, notes_text) each a reference (u32):
+ * rebuilt), the task's resources, start, end, retry's memory and wall
+ * time and the input size ("TPMONRC6" had one or the other) (a u32 of
+ * which are known, then those as doubles), exit status (i64), number of
+ * notes (u32), partial (u8), and its nine strings (category, command,
+ * host, exit_type, cause, detail, notes, notes_text, job; "TPMONRC5" had
+ * no job) each a reference (u32):
  * none, a new string (its u32 length and bytes; it takes the next
  * index), or the index of one given before.  Numbers in the machine's
  * order (a cache is for the machine that wrote it; another one fails the
@@ -36,9 +37,9 @@
 #include "report/read/rcache.h"
 #include "report/read/rsummary.h"
 
-#define MAGIC "TPMONRC6"
+#define MAGIC "TPMONRC7"
 #define MAGIC_FAMILY 7		/* "TPMONRC": a cache of some version */
-#define NSTR 8
+#define NSTR 9
 #define NVAL (RP_RES__COUNT + 5)	/* the resources, start, end, the retry, input */
 #define INPUT_VAL (RP_RES__COUNT + 4)	/* the input size: 0 is a value */
 #define NO_STRING 0xffffffffU
@@ -200,7 +201,7 @@ void rp_cache_put(struct rp_cache *c, const char *path, int full,
 		  const struct rp_cache_stamp *stamp, const struct rp_task *t)
 {
 	const char *s[NSTR] = { t->category, t->command, t->host, t->exit_type,
-				t->cause, t->detail, t->notes, t->notes_text };
+				t->cause, t->detail, t->notes, t->notes_text, t->job };
 	size_t plen = strlen(path);
 	int64_t status = t->exit_status;
 	uint32_t nnotes = (uint32_t)t->nnotes, known = 0;
@@ -395,6 +396,7 @@ static bool parse_entry(struct rp_cache *c, struct rp_store *st, struct cur *cur
 	t->detail = (char *)s[5];
 	t->notes = (char *)s[6];
 	t->notes_text = (char *)s[7];
+	t->job = (char *)s[8];
 	t->nnotes = nnotes;
 	t->partial = partial == 1;
 	t->pooled = true;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "basic/figtable.h"
 #include "report/read/rsummary.h"
 #include "basic/units.h"
 #include "basic/xmalloc.h"
@@ -264,11 +265,12 @@ int rp_summary_fill(struct rp_task *t, const json_t *root)
 	end_fields(t, json_object_get(root, "end"), json_object_get(root, "ending"));
 	notes_fields(t, json_object_get(root, "notes"));
 	retry_fields(t, json_object_get(root, "retry"));
-	input_field(t, json_object_get(root, RP_INPUT_SIZE_KEY));
+	input_field(t, json_object_get(root, fig_info(TP_FIG_INPUT_SIZE)->name));
 	t->partial = json_is_true(json_object_get(root, "partial"));
 	set_string(&t->category, json_object_get(root, "category"));
 	set_string(&t->command, json_object_get(root, "command"));
 	set_string(&t->host, json_object_get(root, "host"));
+	set_string(&t->job, json_object_get(root, "job"));
 	set_string(&t->exit_type, json_object_get(root, "exit_type"));
 	status = json_object_get(root, "exit_status");
 	if (json_is_integer(status))

@@ -51,9 +51,6 @@ int rp_summary_measure(const struct rp_res_info *ri, bool has_num, double num,
  * for seconds); NAN when missing or not a plausible time. */
 double rp_summary_time(bool has_num, double v, const char *unit);
 
-/* The summary key of the task's input size (read by name: summaries
- * without it have none). */
-#define RP_INPUT_SIZE_KEY "input_size"
 
 /* An input size: @num (when @has_num) in @unit (NULL: MB) into MB; NAN
  * when missing, negative, not finite or in a unit that is not a size

@@ -106,9 +106,11 @@ void rp_task_clear(struct rp_task *t)
 		free(t->notes);
 		free(t->notes_text);
 		free(t->task_id);
+		free(t->job);
 	}
 	t->category = t->command = t->exit_type = t->host = NULL;
 	t->cause = t->detail = t->notes = t->notes_text = t->task_id = NULL;
+	t->job = NULL;
 	t->pooled = false;
 }
 

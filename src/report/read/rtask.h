@@ -87,6 +87,8 @@ struct rp_task {
 	char *detail;		/* or NULL: end.detail, one sentence */
 	char *notes;		/* or NULL: the notes' codes, ", " between */
 	char *notes_text;	/* or NULL: "code: text" each, "; " between */
+	char *job;		/* or NULL: the batch job (the summary's job,
+				 * SLURM_JOB_ID or -V job:; sacct's JobID) */
 	char *task_id;		/* or NULL: the record's own id of the task
 				 * (Nextflow's hash; summaries have none, and
 				 * --cache keeps none) */

@@ -283,6 +283,7 @@ static int job_line(struct rp_sacct *sa, struct rp_store *st, const char *path,
 	t->category = xstrdup(v[SA_JOBNAME] && !rp_table_missing(v[SA_JOBNAME]) ?
 			      v[SA_JOBNAME] : "default");
 	t->exit_type = xstrdup(type);
+	t->job = xstrdup(id);	/* its steps' lines are folded into it */
 	if (v[SA_EXITCODE] && isdigit((unsigned char)v[SA_EXITCODE][0]))
 		t->exit_status = strtol(v[SA_EXITCODE], NULL, 10) % 256;
 	rp_task_classify(t);

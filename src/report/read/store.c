@@ -134,6 +134,7 @@ void rp_store_seal(struct rp_store *st)
 		seal_string(st, &t->notes);
 		seal_string(st, &t->notes_text);
 		seal_string(st, &t->task_id);
+		seal_string(st, &t->job);
 		t->pooled = true;
 	}
 	/* (a task pushed from the cache is the store's already) */

@@ -38,7 +38,8 @@ struct rp_store {
 				 * pending, cached), left out */
 };
 
-enum rp_by { RP_BY_CATEGORY, RP_BY_COMMAND, RP_BY_NONE };
+/* RP_BY_JOB: no groups, the jobs table instead (analyse/jobs.h) */
+enum rp_by { RP_BY_CATEGORY, RP_BY_COMMAND, RP_BY_NONE, RP_BY_JOB };
 
 /* The tasks of one group, by index into the store, in reading order. */
 struct rp_group {

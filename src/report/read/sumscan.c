@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "basic/figtable.h"
 #include "basic/sumkeys.h"
 #include "report/read/rsummary.h"
 #include "report/read/sumscan.h"
@@ -18,14 +19,16 @@
  * above (monitor_version). */
 enum {
 	K_START = RP_RES__COUNT, K_END, K_CATEGORY, K_COMMAND, K_HOST, K_EXIT_TYPE,
-	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K_INPUT_SIZE, K__COUNT
+	K_EXIT_STATUS, K_MONITOR_VERSION, K_PARTIAL, K_ENDING, K_NOTES, K_RETRY, K_INPUT_SIZE, K_JOB,
+	K__COUNT
 };
 
 static const enum tp_key other_keys[K__COUNT - RP_RES__COUNT] = {
 	TP_KEY_START, TP_KEY_END, TP_KEY_CATEGORY, TP_KEY_COMMAND, TP_KEY_HOST,
 	TP_KEY_EXIT_TYPE, TP_KEY_EXIT_STATUS, TP_KEY_MONITOR_VERSION, TP_KEY_PARTIAL,
 	TP_KEY_ENDING, TP_KEY_NOTES, TP_KEY_RETRY,
-	TP_KEY_RETRY,	/* K_INPUT_SIZE: named by key_name() */
+	TP_KEY_RETRY,	/* K_INPUT_SIZE: a figure, named by key_name() */
+	TP_KEY_JOB,
 };
 
 /* What a kept key held. */
@@ -49,8 +52,8 @@ struct scan {
 
 static const char *key_name(int k)
 {
-	if (k == K_INPUT_SIZE)
-		return RP_INPUT_SIZE_KEY;	/* read by name: not every summary has it */
+	if (k == K_INPUT_SIZE)	/* a figure beyond the report's resources */
+		return fig_info(TP_FIG_INPUT_SIZE)->name;
 	return k < RP_RES__COUNT ? rp_res_fig(k)->name : key_info(other_keys[k - RP_RES__COUNT])->name;
 }
 
@@ -418,6 +421,7 @@ int rp_sumscan_fill(struct rp_task *t, char *text, size_t len)
 	t->category = kept_string(&vals[K_CATEGORY]);
 	t->command = kept_string(&vals[K_COMMAND]);
 	t->host = kept_string(&vals[K_HOST]);
+	t->job = kept_string(&vals[K_JOB]);
 	t->exit_type = kept_string(&vals[K_EXIT_TYPE]);
 	if (vals[K_EXIT_STATUS].seen && vals[K_EXIT_STATUS].is_int)
 		t->exit_status = (long)vals[K_EXIT_STATUS].ival;
