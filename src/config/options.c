@@ -26,7 +26,7 @@ enum {
 	OPT_SH, OPT_IGNORED_ARG, OPT_IGNORED, OPT_PID, OPT_UPDATE_SUMMARY,
 	OPT_SNAPSHOT_EVENTS, OPT_RECORDS, OPT_TRACE, OPT_QUIET, OPT_CGROUP,
 	OPT_NO_LIVE, OPT_METRICS_DIR, OPT_INFLUXDB, OPT_CATALOG, OPT_CATALOG_TASK,
-	OPT_CATALOG_PROJECT, OPT_CATALOG_INTERVAL, OPT_NO_INPUT,
+	OPT_CATALOG_PROJECT, OPT_CATALOG_INTERVAL, OPT_INPUT,
 };
 
 static const struct option long_opts[] = {
@@ -41,7 +41,7 @@ static const struct option long_opts[] = {
 	{ "no-pprint", no_argument, NULL, OPT_NO_PPRINT },
 	{ "measure-dir", required_argument, NULL, OPT_MEASURE_DIR },
 	{ "without-disk-footprint", no_argument, NULL, OPT_NO_DISK },
-	{ "without-input-size", no_argument, NULL, OPT_NO_INPUT },
+	{ "with-input-size", no_argument, NULL, OPT_INPUT },
 	{ "with-time-series", no_argument, NULL, OPT_SERIES },
 	{ "with-inotify", no_argument, NULL, OPT_INOTIFY },
 	{ "with-process-records", no_argument, NULL, OPT_RECORDS },
@@ -138,8 +138,8 @@ static void usage_limits(void)
 "                              than 1,000,000 entries: then disk is null)\n"
 "      --without-disk-footprint\n"
 "                              do not measure disk use\n"
-"      --without-input-size    no stop at open calls under ptrace: input_size\n"
-"                              and input_files null\n"
+"      --with-input-size       under ptrace, stop at each open call to count\n"
+"                              the files read (input_size, input_files)\n"
 "      --tracking=auto|ptrace|cgroup|poll\n"
 "                              follow the tree as the processes of its cgroup\n"
 "                              (no ptrace, no stops: gdb, strace, sanitizers and\n"
@@ -150,7 +150,7 @@ static void usage_limits(void)
 "                              I/O); auto (the default): cgroup where tpmon can\n"
 "                              have one, else ptrace (the summary's\n"
 "                              tracking_reason says why); ptrace alone counts\n"
-"                              the input (input_size: each open call stops)\n"
+"                              the input, asked (--with-input-size)\n"
 "      --cgroup=auto|no|PATH   contain, measure and limit the task in cgroups of\n"
 "                              its own: cgroup v2 (in a delegated cgroup), or v1\n"
 "                              and hybrid hosts as root; found by itself (auto,\n"
@@ -409,7 +409,7 @@ static int apply(struct tp_options *o, int c, const char *arg, const char *name,
 	case OPT_NO_PPRINT: o->pprint = false; break;
 	case OPT_MEASURE_DIR: push(&o->measure_dirs, ndirs, arg); break;
 	case OPT_NO_DISK: o->disk = false; break;
-	case OPT_NO_INPUT: o->no_input = true; break;
+	case OPT_INPUT: o->input = true; break;
 	case OPT_SERIES: o->time_series = true; break;
 	case OPT_UPDATE_SUMMARY: o->update_summary = true; break;
 	case OPT_SNAPSHOT_EVENTS: o->snapshot_events = arg; break;

@@ -54,7 +54,7 @@ struct tp_options {
 	bool measure_only;
 	bool pprint;
 	bool disk;			/* measure the disk footprint */
-	bool no_input;			/* --without-input-size */
+	bool input;			/* --with-input-size */
 	const char **measure_dirs;	/* NULL-terminated, owned */
 	bool time_series;
 	bool update_summary;		/* --update-summary: checkpoint every interval */

@@ -173,8 +173,9 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 /* Why the input (inputs.h) is unknown where no open call stops. */
 static const char *input_reason(const struct tp_run *r)
 {
-	if (r->o->no_input)
-		return "--without-input-size";
+	if (!r->o->input)
+		return "not asked: --with-input-size counts it under ptrace, "
+		       "where each open call then stops";
 	if (r->o->pid)
 		return "--pid: no open call stops in a tree already running";
 	if (r->tk->ptraced)
@@ -483,7 +484,7 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	/* exec events name each process for its record and trace span */
 	ts.exec_events = r->o->inotify || fanout_wanted(r->o);
 	ts.trap_opens = r->o->inotify;
-	ts.input_opens = !r->o->no_input;
+	ts.input_opens = r->o->input;
 	/* where the kernel counts the cgroup's bytes (BPF, root), connect
 	 * and accept need no stop */
 	ts.trap_net = r->net != NULL &&
