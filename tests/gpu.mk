@@ -1,5 +1,6 @@
 ## SPDX-License-Identifier: MIT
-## tests/gpu.mk: the GPU figures (NVML) through the fake NVML library.
+## tests/gpu.mk: the GPU figures: NVML through the fake NVML library, DRM
+## fdinfo through documented fdinfo text.
 ## Included by tests/local.mk.
 
 TP_GPU_TESTS = tests/gpu-nvml.test
@@ -17,3 +18,9 @@ tests_helpers_nvml_v1_libnvidia_ml_so_1_SOURCES = tests/helpers/fake-nvml.c
 tests_helpers_nvml_v1_libnvidia_ml_so_1_CPPFLAGS = $(TPH_CPP) -DFAKE_NVML_V1
 tests_helpers_nvml_v1_libnvidia_ml_so_1_CFLAGS = $(TPH_CF) -Wno-missing-prototypes -fPIC -fvisibility=hidden
 tests_helpers_nvml_v1_libnvidia_ml_so_1_LDFLAGS = -shared
+
+# DRM fdinfo (src/measure/drmfdinfo.c): the parser on the drivers'
+# documented fdinfo, the sums, the /proc reader on a fake proc directory
+UNIT_TESTS += tests/unit/test-drmfdinfo
+tests_unit_test_drmfdinfo_SOURCES = tests/unit/test-drmfdinfo.c tests/unit/tap.h
+tests_unit_test_drmfdinfo_LDADD = $(TPMON_LIBS)
