@@ -3,7 +3,7 @@
 ## fdinfo through documented fdinfo text.
 ## Included by tests/local.mk.
 
-TP_GPU_TESTS = tests/gpu-nvml.test
+TP_GPU_TESTS = tests/gpu-nvml.test tests/gpu-drm.test
 TESTS += $(TP_GPU_TESTS)
 EXTRA_DIST += $(TP_GPU_TESTS)
 

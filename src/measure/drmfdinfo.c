@@ -85,13 +85,18 @@ static bool parse_size(const char *v, const char *lim, uint64_t *bytes)
 	return false;
 }
 
-/* Copy the name [@s, @lim) into @out; false when too long or empty. */
+/* Copy the name [@s, @lim) into @out; false when too long, empty or not
+ * of letters, digits and "_.:-" (a driver's, an engine's, a region's,
+ * a PCI address: plain text in every output). */
 static bool copy_name(char out[TP_DRM_NAME], const char *s, const char *lim)
 {
-	size_t n = (size_t)(lim - s);
+	size_t i, n = (size_t)(lim - s);
 
 	if (n == 0 || n >= TP_DRM_NAME)
 		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && (!s[i] || !strchr("_.:-", s[i])))
+			return false;
 	memcpy(out, s, n);
 	out[n] = '\0';
 	return true;
@@ -759,7 +764,9 @@ unsigned drm_devices(const struct tp_drm *d, struct tp_drm_device_fig *out, unsi
 {
 	unsigned i, k;
 
-	for (i = 0; d && i < d->ndev && i < max; i++) {
+	if (!d)
+		return 0;
+	for (i = 0; i < d->ndev && i < max; i++) {
 		const struct dev *v = &d->dev[i];
 
 		memset(&out[i], 0, sizeof(out[i]));
@@ -773,7 +780,7 @@ unsigned drm_devices(const struct tp_drm *d, struct tp_drm_device_fig *out, unsi
 			out[i].busy_s[k] = v->busy_s[k];
 		}
 	}
-	return i;
+	return d->ndev;
 }
 
 unsigned drm_unreadable(const struct tp_drm *d)

@@ -93,7 +93,8 @@ void drm_sample(struct tp_drm *d, const struct tp_ptree *t, double now);
  * no DRM client of the tree was seen (the figures are then unknown). */
 bool drm_figures(const struct tp_drm *d, struct tp_gpu_figures *f);
 
-/* The devices seen, at most @max into @out; returns their number. */
+/* The devices seen, at most @max into @out; returns their number (all
+ * of them: @max 0 counts them). */
 unsigned drm_devices(const struct tp_drm *d, struct tp_drm_device_fig *out, unsigned max);
 
 /* Processes of the tree whose descriptors could not be read, at the

@@ -294,6 +294,7 @@ static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool 
 	q.net_exact = in->net_exact;
 	q.exit_records = in->exit_records;
 	q.disk_partial = rep->disk_partial;
+	q.gpu_sampled = drm_unreadable(in->drm) > 0 || drm_devices(in->drm, NULL, 0) > 0;
 	quality_lower_bounds(&q, rep->lower);
 }
 
@@ -406,6 +407,9 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 		fill_net(f, in->net_sent, in->net_recv, t);
 	if (in->gpu)
 		fill_gpu(f, in->gpu, t);
+	rep->gpu_nvml = in->gpu_nvml;
+	rep->ngpu_dev = drm_devices(in->drm, rep->gpu_dev, TP_DRM_DEVICES);
+	rep->gpu_unreadable = drm_unreadable(in->drm);
 	rep->machine_cpus = in->machine_cpus;
 	utilization_figures(&f->usage, t, cpu, &rep->usage);
 	rep->tracking = in->tracking;

@@ -192,6 +192,46 @@ static void add_usage(json_t *root, const struct tp_options *o, const struct tp_
 			    measure(u->memory_growth, "MB/min", 3) : json_null());
 }
 
+/* One device DRM fdinfo saw: its PCI address (null for a platform
+ * device), driver, source, peak resident memory and busy time per engine
+ * class. */
+static json_t *drm_device_json(const struct tp_drm_device_fig *v)
+{
+	json_t *j = json_object(), *e = json_object();
+	unsigned k;
+
+	json_object_set_new(j, "pdev", v->pdev[0] ? jsontext_new(v->pdev) : json_null());
+	json_object_set_new(j, "driver", jsontext_new(v->driver));
+	json_object_set_new(j, "source", json_string("drm-fdinfo"));
+	json_object_set_new(j, "memory", measure(v->peak_memory_mb, "MB", 3));
+	for (k = 0; k < v->nengines; k++)
+		json_object_set_new(e, v->engine[k], measure(v->busy_s[k], "s", 3));
+	json_object_set_new(j, "engines", e);
+	return j;
+}
+
+/* Where the GPU figures came from (only when a source knew some), and
+ * the tree's processes whose descriptors could not be read. */
+static void add_gpu_sources(json_t *root, const struct tp_summary *r)
+{
+	static const char *const names[] = { NULL, "nvml", "drm-fdinfo", "nvml+drm-fdinfo" };
+	unsigned i, which = (r->gpu_nvml ? 1 : 0) | (r->ngpu_dev ? 2 : 0);
+	json_t *a;
+
+	if (r->gpu_unreadable)
+		json_object_set_new(root, "gpu_unreadable_processes",
+				    json_integer(r->gpu_unreadable));
+	if (!which)
+		return;
+	json_object_set_new(root, "gpu_source", json_string(names[which]));
+	if (!r->ngpu_dev)
+		return;
+	a = json_array();
+	for (i = 0; i < r->ngpu_dev; i++)
+		json_array_append_new(a, drm_device_json(&r->gpu_dev[i]));
+	json_object_set_new(root, "gpu_devices", a);
+}
+
 static json_t *snapshot_json(const struct tp_snapshot *s)
 {
 	json_t *j = json_object();
@@ -261,6 +301,7 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	/* tpmon's own cgroup, read only: tpmon's memory is in its peak */
 	if (r->cgroup_home)
 		json_object_set_new(root, "upper_bounds", upper_bounds(r));
+	add_gpu_sources(root, r);
 	add_usage(root, o, r);
 	add_snapshots(root, r);
 	if (r->partial)

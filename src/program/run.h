@@ -17,6 +17,7 @@
 #include "output/fanout.h"
 #include "measure/figures.h"
 #include "measure/gpu.h"
+#include "measure/drmfdinfo.h"
 #include "live/live.h"
 #include "live/point.h"
 #include "measure/net.h"
@@ -45,7 +46,9 @@ struct tp_run {
 	bool net_by_tree;		/* its probes summed over the tree's
 					 * processes: exact if the table held
 					 * every one (net_use_probes()) */
-	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
+	struct tp_gpu *gpu;		/* NULL: no NVML */
+	struct tp_drm *drm;		/* DRM fdinfo (drmfdinfo.h) */
+	double gpu_peak_mb, gpu_peak_cores;	/* of both sources' sum */
 	struct tp_series *series;	/* --with-time-series, or NULL */
 	struct tp_opens *files;		/* --with-inotify, or NULL */
 	struct tp_fanout *story;	/* process records, trace, or NULL */

@@ -148,14 +148,15 @@ static void test_hostile(void)
 				   "drm-engine-video: 99999999999999999999999 ns\n"
 				   "drm-resident-x: 5 TiB\nweird line without colon\n"
 				   "drm-engine-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: 1 ns\n"
-				   "drm-engine-capacity-render: 0\nxyz-something: 1\n";
+				   "drm-engine-capacity-render: 0\nxyz-something: 1\n"
+				   "drm-engine-<b>\"x: 5 ns\ndrm-engine-a\033[2J: 5 ns\n";
 
 	ok(parse(cut, &c), "cut off: still a client");
 	ok(c.nregions == 0, "cut off: the last line, without its newline, is left out");
 	e = engine(&c, "render");
 	ok(e && e->busy_ns == 500, "cut off: the whole lines before it count");
 	ok(parse(junk, &c), "junk values: still a client");
-	is_int(c.nengines, 0, "junk: no number, no ns unit, overflow, long name: no engine");
+	is_int(c.nengines, 0, "junk: no number, no ns unit, overflow, long name, markup or escapes: no engine");
 	is_int(c.nregions, 0, "junk: an unknown unit: no region");
 	ok(!parse("drm-driver: amdgpu\ndrm-engine-gfx: 5 ns\n", &c), "no drm-client-id: not a client");
 	ok(!parse("drm-client-id: 5\n", &c), "no drm-driver: not a client");
