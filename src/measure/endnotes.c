@@ -41,16 +41,25 @@ static bool cores_idle(const struct tp_summary *r, const struct tp_limits *d, do
 	return true;
 }
 
+/* The peak of size @res under @th of its declared MB; @what after "MB"
+ * in the text. */
+static bool peak_unused(const struct tp_summary *r, const struct tp_limits *d, enum tp_res res,
+			double th, const char *what, char *text, size_t len)
+{
+	double m = d->value[res], peak = r->value[res];
+
+	if (!declared(d, res) || !known(r, res) || peak >= th * m)
+		return false;
+	snprintf(text, len, "%g MB%s declared, %.0f MB peak (%.0f%%)", m, what, peak,
+		 100 * peak / m);
+	return true;
+}
+
 /* memory_unused: the peak under @th of the declared memory. */
 static bool memory_unused(const struct tp_summary *r, const struct tp_limits *d, double th,
 			  char *text, size_t len)
 {
-	double m = d->value[TP_RES_MEMORY], peak = r->value[TP_RES_MEMORY];
-
-	if (!declared(d, TP_RES_MEMORY) || !known(r, TP_RES_MEMORY) || peak >= th * m)
-		return false;
-	snprintf(text, len, "%g MB declared, %.0f MB peak (%.0f%%)", m, peak, 100 * peak / m);
-	return true;
+	return peak_unused(r, d, TP_RES_MEMORY, th, "", text, len);
 }
 
 /* wall_time_unused: under @th of the declared wall time used. */
@@ -140,13 +149,7 @@ static bool gpu_idle(const struct tp_summary *r, const struct tp_limits *d, doub
 static bool gpu_memory_unused(const struct tp_summary *r, const struct tp_limits *d, double th,
 			      char *text, size_t len)
 {
-	double m = d->value[TP_RES_GPU_MEMORY], peak = r->value[TP_RES_GPU_MEMORY];
-
-	if (!declared(d, TP_RES_GPU_MEMORY) || !known(r, TP_RES_GPU_MEMORY) || peak >= th * m)
-		return false;
-	snprintf(text, len, "%g MB of GPU memory declared, %.0f MB peak (%.0f%%)", m, peak,
-		 100 * peak / m);
-	return true;
+	return peak_unused(r, d, TP_RES_GPU_MEMORY, th, " of GPU memory", text, len);
 }
 
 /* sender_unknown: a signal ended the task, and nothing could say who
