@@ -28,6 +28,7 @@
 #include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "measure/drmfdinfo.h"
+#include "measure/kfd.h"
 
 #define FDINFO_MAX 16384		/* bytes read of one fdinfo file */
 
@@ -263,6 +264,7 @@ bool drm_fdinfo_parse(const char *buf, size_t len, struct tp_drm_client *c)
 
 struct dev {
 	char pdev[TP_DRM_NAME], driver[TP_DRM_NAME];
+	bool kfd;
 	char engine[TP_DRM_ENGINES][TP_DRM_NAME];
 	unsigned capacity[TP_DRM_ENGINES];
 	unsigned nengines;
@@ -295,6 +297,8 @@ struct fdcache {
 struct tp_drm {
 	bool nvml;
 	int procfd;			/* /proc, opened at the first sample */
+	int kfdfd;			/* KFD's proc directory; -1 not yet, -2 none */
+	bool pid_amdgpu;		/* the process scanned last had an amdgpu client */
 	struct dev dev[TP_DRM_DEVICES];
 	unsigned ndev;
 	bool too_many;			/* a device beyond TP_DRM_DEVICES */
@@ -317,6 +321,7 @@ struct tp_drm *drm_new(bool nvml)
 
 	d->nvml = nvml;
 	d->procfd = -1;
+	d->kfdfd = -1;
 	d->gen = 1;
 	return d;
 }
@@ -329,6 +334,8 @@ void drm_free(struct tp_drm *d)
 
 	if (d->procfd >= 0)
 		close(d->procfd);
+	if (d->kfdfd >= 0)
+		close(d->kfdfd);
 	for (i = 0; i < d->pc_cap; i++) {
 		free(d->pc[i].fd);
 		free(d->pc[i].drm);
@@ -345,7 +352,8 @@ static struct dev *dev_get(struct tp_drm *d, const struct tp_drm_client *c, unsi
 	unsigned i;
 
 	for (i = 0; i < d->ndev; i++)
-		if (!strcmp(d->dev[i].pdev, c->pdev) && !strcmp(d->dev[i].driver, c->driver))
+		if (!strcmp(d->dev[i].pdev, c->pdev) && !strcmp(d->dev[i].driver, c->driver) &&
+		    d->dev[i].kfd == c->kfd)
 			break;
 	if (i == TP_DRM_DEVICES) {
 		if (!d->too_many)
@@ -356,6 +364,7 @@ static struct dev *dev_get(struct tp_drm *d, const struct tp_drm_client *c, unsi
 	if (i == d->ndev) {
 		strcpy(d->dev[i].pdev, c->pdev);
 		strcpy(d->dev[i].driver, c->driver);
+		d->dev[i].kfd = c->kfd;
 		d->ndev++;
 	}
 	*idx = i;
@@ -641,13 +650,14 @@ void drm_end(struct tp_drm *d, double now)
 	double dt = now > d->last_t ? now - d->last_t : 0, mb = 0, cores = 0, gs;
 	unsigned i;
 
-	f->util_known = d->ndev > 0;
+	/* known when a device counts its engines (KFD's do not) */
+	f->util_known = false;
 	for (i = 0; i < d->ndev; i++) {
 		cores += dev_end(&d->dev[i], dt, &gs);
 		f->gpu_seconds += gs;
 		mb += d->dev[i].memory_mb;
-		if (d->dev[i].nengines == 0)
-			f->util_known = false;
+		if (d->dev[i].nengines > 0)
+			f->util_known = true;
 	}
 	f->devices_used = d->ndev;
 	f->memory_mb = mb;
@@ -693,6 +703,8 @@ static bool read_fdinfo(struct tp_drm *d, int procfd, pid_t pid, const char *fd)
 	close(f);
 	if (!drm_fdinfo_parse(buf, len, &c))
 		return false;
+	if (!strcmp(c.driver, "amdgpu"))
+		d->pid_amdgpu = true;
 	drm_add(d, &c);
 	return true;
 }
@@ -706,6 +718,7 @@ int drm_scan_pid(struct tp_drm *d, int procfd, pid_t pid)
 	DIR *dir;
 	int dfd;
 
+	d->pid_amdgpu = false;
 	snprintf(path, sizeof(path), "%d/fd", (int)pid);
 	dfd = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 && (errno == EACCES || errno == EPERM)) {
@@ -736,6 +749,16 @@ int drm_scan_pid(struct tp_drm *d, int procfd, pid_t pid)
 	return 0;
 }
 
+/* Process @pid's VRAM through KFD, a client per GPU. */
+static void add_kfd(struct tp_drm *d, pid_t pid)
+{
+	struct tp_drm_client c[TP_DRM_DEVICES];
+	unsigned i, n = kfd_read_pid(d->kfdfd, pid, c, TP_DRM_DEVICES);
+
+	for (i = 0; i < n; i++)
+		drm_add(d, &c[i]);
+}
+
 void drm_sample(struct tp_drm *d, const struct tp_ptree *t, double now)
 {
 	const struct tp_proc *p;
@@ -746,9 +769,15 @@ void drm_sample(struct tp_drm *d, const struct tp_ptree *t, double now)
 		d->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (d->procfd < 0)
 		return;
+	if (d->kfdfd == -1) {
+		d->kfdfd = open(TP_KFD_PROC, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (d->kfdfd < 0)
+			d->kfdfd = -2;	/* no KFD: never looked for again */
+	}
 	drm_begin(d);
 	for (p = t->live; p; p = p->next)
-		drm_scan_pid(d, d->procfd, p->pid);
+		if (drm_scan_pid(d, d->procfd, p->pid) == 0 && !d->pid_amdgpu && d->kfdfd >= 0)
+			add_kfd(d, p->pid);
 	drm_end(d, now);
 }
 
@@ -772,6 +801,7 @@ unsigned drm_devices(const struct tp_drm *d, struct tp_drm_device_fig *out, unsi
 		memset(&out[i], 0, sizeof(out[i]));
 		strcpy(out[i].pdev, v->pdev);
 		strcpy(out[i].driver, v->driver);
+		out[i].kfd = v->kfd;
 		out[i].memory_mb = v->memory_mb;
 		out[i].peak_memory_mb = v->peak_memory_mb;
 		out[i].nengines = v->nengines;

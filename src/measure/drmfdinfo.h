@@ -44,6 +44,8 @@ struct tp_drm_client {
 	unsigned nengines;
 	struct tp_drm_region region[TP_DRM_REGIONS];
 	unsigned nregions;
+	bool kfd;			/* not a DRM client: a process's VRAM
+					 * through KFD (kfd.h), pdev its gpu_id */
 };
 
 /* Parse the fdinfo text @buf (@len bytes, no NUL needed) into @c.  Only
@@ -56,6 +58,7 @@ bool drm_fdinfo_parse(const char *buf, size_t len, struct tp_drm_client *c);
 /* What a run knows of one device, for the summary. */
 struct tp_drm_device_fig {
 	char pdev[TP_DRM_NAME], driver[TP_DRM_NAME];
+	bool kfd;				/* seen through KFD: pdev is its gpu_id */
 	double memory_mb, peak_memory_mb;	/* resident, over its regions */
 	double busy_s[TP_DRM_ENGINES];		/* per engine class, over its capacity */
 	char engine[TP_DRM_ENGINES][TP_DRM_NAME];
@@ -85,7 +88,10 @@ void drm_end(struct tp_drm *d, double now);
  * read (EACCES, EPERM: another user's process), which is counted. */
 int drm_scan_pid(struct tp_drm *d, int procfd, pid_t pid);
 
-/* One sample of the tree's live processes, through /proc, at @now. */
+/* One sample of the tree's live processes, through /proc, at @now; a
+ * process with no amdgpu DRM client has its KFD VRAM read (kfd.h): ROCm
+ * compute, which fdinfo shows only through the render node's client
+ * when the process has one (then counting KFD too would count twice). */
 void drm_sample(struct tp_drm *d, const struct tp_ptree *t, double now);
 
 /* The figures so far, in NVML's terms (gpus, GPU memory, utilization

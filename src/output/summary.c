@@ -192,17 +192,19 @@ static void add_usage(json_t *root, const struct tp_options *o, const struct tp_
 			    measure(u->memory_growth, "MB/min", 3) : json_null());
 }
 
-/* One device DRM fdinfo saw: its PCI address (null for a platform
- * device), driver, source, peak resident memory and busy time per engine
- * class. */
+/* One device DRM fdinfo or KFD saw: its PCI address (null for a
+ * platform device, and for KFD, which names its gpu_id), driver, source,
+ * peak resident memory and busy time per engine class. */
 static json_t *drm_device_json(const struct tp_drm_device_fig *v)
 {
 	json_t *j = json_object(), *e = json_object();
 	unsigned k;
 
-	json_object_set_new(j, "pdev", v->pdev[0] ? jsontext_new(v->pdev) : json_null());
+	json_object_set_new(j, "pdev", v->pdev[0] && !v->kfd ? jsontext_new(v->pdev) : json_null());
+	if (v->kfd)
+		json_object_set_new(j, "gpu_id", jsontext_new(v->pdev));
 	json_object_set_new(j, "driver", jsontext_new(v->driver));
-	json_object_set_new(j, "source", json_string("drm-fdinfo"));
+	json_object_set_new(j, "source", json_string(v->kfd ? "kfd" : "drm-fdinfo"));
 	json_object_set_new(j, "memory", measure(v->peak_memory_mb, "MB", 3));
 	for (k = 0; k < v->nengines; k++)
 		json_object_set_new(e, v->engine[k], measure(v->busy_s[k], "s", 3));
@@ -210,20 +212,37 @@ static json_t *drm_device_json(const struct tp_drm_device_fig *v)
 	return j;
 }
 
+/* Where the GPU figures came from ("nvml", "drm-fdinfo", "kfd", joined
+ * with "+"), or NULL when no source knew a GPU: into @buf. */
+static const char *gpu_source(const struct tp_summary *r, char *buf, size_t len)
+{
+	bool drm = false, kfd = false;
+	unsigned i;
+
+	for (i = 0; i < r->ngpu_dev; i++) {
+		kfd = kfd || r->gpu_dev[i].kfd;
+		drm = drm || !r->gpu_dev[i].kfd;
+	}
+	snprintf(buf, len, "%s%s%s", r->gpu_nvml ? "+nvml" : "", drm ? "+drm-fdinfo" : "",
+		 kfd ? "+kfd" : "");
+	return buf[0] ? buf + 1 : NULL;
+}
+
 /* Where the GPU figures came from (only when a source knew some), and
  * the tree's processes whose descriptors could not be read. */
 static void add_gpu_sources(json_t *root, const struct tp_summary *r)
 {
-	static const char *const names[] = { NULL, "nvml", "drm-fdinfo", "nvml+drm-fdinfo" };
-	unsigned i, which = (r->gpu_nvml ? 1 : 0) | (r->ngpu_dev ? 2 : 0);
+	char buf[64];
+	const char *src = gpu_source(r, buf, sizeof(buf));
+	unsigned i;
 	json_t *a;
 
 	if (r->gpu_unreadable)
 		json_object_set_new(root, "gpu_unreadable_processes",
 				    json_integer(r->gpu_unreadable));
-	if (!which)
+	if (!src)
 		return;
-	json_object_set_new(root, "gpu_source", json_string(names[which]));
+	json_object_set_new(root, "gpu_source", json_string(src));
 	if (!r->ngpu_dev)
 		return;
 	a = json_array();

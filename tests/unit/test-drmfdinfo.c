@@ -10,7 +10,8 @@
  * engine capacity and busy cycles, NVIDIA's left to NVML; then the /proc
  * reader on a fake proc directory (a test-only argument: the shipped
  * tpmon always reads /proc) whose descriptors are links to character
- * devices made with mknod (skipped when not root), and its cost on this
+ * devices made with mknod (skipped when not root), KFD's per-process
+ * VRAM files on a fake directory, and the reader's cost on this
  * process with 1,000 descriptors open (shown, not judged). */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "measure/drmfdinfo.h"
+#include "measure/kfd.h"
 #include "tap.h"
 
 /* amdgpu (drivers/gpu/drm/amd/amdgpu/amdgpu_fdinfo.c), 6.x layout */
@@ -405,6 +407,63 @@ out:
 		diag("could not remove %s", root);
 }
 
+/* KFD (ROCm compute): vram_GPUID files of a fake KFD proc directory,
+ * in the layout of /sys/class/kfd/kfd/proc/PID. */
+static void test_kfd(void)
+{
+	char root[] = "/tmp/tp-kfd-XXXXXX", p[600], cmd[700];
+	struct tp_drm_client c[4];
+	struct tp_drm_device_fig dev[4];
+	struct tp_gpu_figures f;
+	struct tp_drm *d;
+	uint64_t b = 0;
+	unsigned i, n;
+	int fd;
+
+	ok(kfd_parse_bytes("1048576\n", 8, &b) && b == 1048576, "kfd: 1048576 bytes");
+	ok(!kfd_parse_bytes("1048576", 7, &b), "kfd: no newline (cut off): refused");
+	ok(!kfd_parse_bytes("-1\n", 3, &b) && !kfd_parse_bytes("\n", 1, &b) &&
+	   !kfd_parse_bytes("99999999999999999999999\n", 24, &b), "kfd: sign, empty, overflow refused");
+	if (!mkdtemp(root)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/300", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/300/vram_12345", root);
+	put(p, "1048576\n");
+	snprintf(p, sizeof(p), "%s/300/vram_777", root);
+	put(p, "2097152\n");
+	snprintf(p, sizeof(p), "%s/300/sdma_12345", root);
+	put(p, "99\n");
+	snprintf(p, sizeof(p), "%s/300/vram_x1", root);
+	put(p, "5\n");
+	snprintf(p, sizeof(p), "%s/300/vram_888", root);
+	put(p, "lots\n");
+	fd = open(root, O_RDONLY | O_DIRECTORY);
+	n = kfd_read_pid(fd, 300, c, 4);
+	is_int(n, 2, "kfd: two GPUs (sdma_, a gpu_id not a number, a value not a number left out)");
+	is_int(kfd_read_pid(fd, 301, c + 2, 2), 0, "kfd: a process without KFD: none");
+	d = drm_new(false);
+	drm_begin(d);
+	for (i = 0; i < n; i++)
+		drm_add(d, &c[i]);
+	drm_end(d, 1.0);
+	ok(drm_figures(d, &f) && f.devices_used == 2, "kfd: two devices");
+	is_double(f.memory_mb, 3.0, 1e-9, "kfd: 1 MB + 2 MB of VRAM");
+	ok(!f.util_known, "kfd: no engine counters: utilization unknown");
+	n = drm_devices(d, dev, 4);
+	ok(n == 2 && dev[0].kfd && dev[1].kfd && !strcmp(dev[0].driver, "amdgpu"),
+	   "kfd: both listed as amdgpu through KFD");
+	ok((!strcmp(dev[0].pdev, "12345") && !strcmp(dev[1].pdev, "777")) ||
+	   (!strcmp(dev[0].pdev, "777") && !strcmp(dev[1].pdev, "12345")), "kfd: their gpu_ids");
+	drm_free(d);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		diag("could not remove %s", root);
+}
+
 /* The cost of one scan of this process's own /proc entry with 1,000
  * descriptors open on /dev/null (none of them DRM): shown, not judged. */
 static void bench_self(void)
@@ -439,12 +498,13 @@ static void bench_self(void)
 
 int main(void)
 {
-	plan(67);
+	plan(77);
 	test_drivers();
 	test_hostile();
 	test_sums();
 	test_devices();
 	test_reader();
+	test_kfd();
 	bench_self();
 	return done();
 }
