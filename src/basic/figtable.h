@@ -41,6 +41,8 @@ enum tp_fig {
 	TP_FIG_MEMORY_PRESSURE_FULL,
 	TP_FIG_IO_PRESSURE_SOME,
 	TP_FIG_IO_PRESSURE_FULL,
+	/* issue 44: the device memory the kernel charged to the cgroup */
+	TP_FIG_GPU_MEMORY_CGROUP,
 	TP_FIG__COUNT
 };
 
@@ -67,6 +69,7 @@ enum tp_fig_quality {
 	TP_Q_NET,		/* a socket missed between samples */
 	TP_Q_GPU,		/* a GPU process missed */
 	TP_Q_DISK,		/* the disk walk could not read everything */
+	TP_Q_DMEM,		/* dmem.current's peak: read at samples only */
 	TP_Q__COUNT
 };
 

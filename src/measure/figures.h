@@ -16,6 +16,7 @@
 #include "measure/endcause.h"
 #include "measure/gpu.h"
 #include "measure/drmfdinfo.h"
+#include "cgroup/dmem.h"
 #include "cgroup/pressure.h"
 #include "config/limitset.h"
 #include "track/nested.h"
@@ -58,6 +59,8 @@ struct tp_summary {
 	struct tp_drm_device_fig gpu_dev[TP_DRM_DEVICES];
 	unsigned ngpu_dev;
 	unsigned gpu_unreadable;
+	bool dmem_known;		/* the cgroup's dmem.current was read */
+	double dmem_peak_mb;
 	double memory_pss;		/* MB, peak sum of PSS */
 	bool pss_known;			/* false until a sample read PSS */
 	double machine_load;
@@ -163,6 +166,7 @@ struct tp_fill {
 	const struct tp_gpu_figures *gpu;	/* NULL: unknown */
 	bool gpu_nvml;			/* NVML answered (part of *gpu) */
 	const struct tp_drm *drm;	/* DRM fdinfo's devices, or NULL */
+	const struct tp_dmem *dmem;	/* the cgroup's dmem.current, or NULL */
 	bool load_known;
 	double load;
 	long machine_cpus;

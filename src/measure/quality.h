@@ -37,6 +37,8 @@ struct tp_quality_in {
 	 * opened and closed between two is missed), or descriptors of the
 	 * tree that could not be read */
 	bool gpu_sampled;
+	bool dmem_read;			/* the cgroup's dmem.current was read: a
+					 * peak of samples in every mode */
 };
 
 /* The summary's name of figure @f (its row's name). */

@@ -60,6 +60,7 @@ static void sample_gpus(struct tp_run *r, double t)
 
 	gpu_sample(r->gpu, &r->tree, t);
 	drm_sample(r->drm, &r->tree, t);
+	dmem_sample(&r->dmem, r->cg && r->cg->task[0] ? r->cg->task : NULL);
 	if (!gpu_sum(r, &g))
 		return;
 	r->gpu_peak_mb = fmax(r->gpu_peak_mb, g.memory_mb);
@@ -255,6 +256,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 		in.gpu = &g;
 	in.gpu_nvml = gpu_figures(r->gpu, &nv);
 	in.drm = r->drm;
+	in.dmem = &r->dmem;
 	in.load_known = proc_read_loadavg(&in.load) == 0;
 	in.machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (r->cg) {

@@ -18,6 +18,7 @@
 #include "measure/figures.h"
 #include "measure/gpu.h"
 #include "measure/drmfdinfo.h"
+#include "cgroup/dmem.h"
 #include "live/live.h"
 #include "live/point.h"
 #include "measure/net.h"
@@ -49,6 +50,7 @@ struct tp_run {
 	struct tp_gpu *gpu;		/* NULL: no NVML */
 	struct tp_drm *drm;		/* DRM fdinfo (drmfdinfo.h) */
 	double gpu_peak_mb, gpu_peak_cores;	/* of both sources' sum */
+	struct tp_dmem dmem;		/* the cgroup's device memory (dmem.h) */
 	struct tp_series *series;	/* --with-time-series, or NULL */
 	struct tp_opens *files;		/* --with-inotify, or NULL */
 	struct tp_fanout *story;	/* process records, trace, or NULL */

@@ -11,7 +11,8 @@
  * reader on a fake proc directory (a test-only argument: the shipped
  * tpmon always reads /proc) whose descriptors are links to character
  * devices made with mknod (skipped when not root), KFD's per-process
- * VRAM files on a fake directory, and the reader's cost on this
+ * VRAM files and a cgroup's dmem.current on fake directories, and the
+ * reader's cost on this
  * process with 1,000 descriptors open (shown, not judged). */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 #include "measure/drmfdinfo.h"
 #include "measure/kfd.h"
+#include "cgroup/dmem.h"
 #include "tap.h"
 
 /* amdgpu (drivers/gpu/drm/amd/amdgpu/amdgpu_fdinfo.c), 6.x layout */
@@ -464,6 +466,45 @@ static void test_kfd(void)
 		diag("could not remove %s", root);
 }
 
+/* dmem.current (Documentation/admin-guide/cgroup-v2.rst, "DMEM"): the
+ * parser, and the reader on a fake cgroup directory with and without
+ * the file. */
+static void test_dmem(void)
+{
+	static const char cur[] = "drm/0000:03:00.0/vram0 12550144\n"
+				  "drm/0000:04:00.0/vram0 1048576\n"
+				  "other/x 999\ndrm/0000:05:00.0/vram0 lots\ndrm/cut 5";
+	char root[] = "/tmp/tp-dmem-XXXXXX", p[600], cmd[700];
+	struct tp_dmem m;
+	uint64_t b;
+
+	ok(dmem_parse_current(cur, strlen(cur), &b) && b == 12550144 + 1048576,
+	   "dmem: two drm/ regions summed, other lines left out");
+	ok(!dmem_parse_current("", 0, &b) && b == 0, "dmem: empty: no region");
+	if (!mkdtemp(root)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	dmem_sample(&m, root);
+	ok(!dmem_known(&m), "dmem: no dmem.current (the kernel has no controller): unknown");
+	snprintf(p, sizeof(p), "%s/dmem.current", root);
+	put(p, cur);
+	dmem_sample(&m, root);
+	ok(!dmem_known(&m), "dmem: absent at the first look: never looked for again");
+	memset(&m, 0, sizeof(m));
+	dmem_sample(&m, root);
+	put(p, "drm/0000:03:00.0/vram0 1048576\n");
+	dmem_sample(&m, root);
+	ok(dmem_known(&m) && m.mb == 1.0 && m.peak_mb == (12550144 + 1048576) / 1048576.0,
+	   "dmem: now 1 MB, the peak of the reads kept");
+	dmem_sample(&m, NULL);
+	ok(m.mb == 1.0, "dmem: no cgroup: nothing read");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		diag("could not remove %s", root);
+}
+
 /* The cost of one scan of this process's own /proc entry with 1,000
  * descriptors open on /dev/null (none of them DRM): shown, not judged. */
 static void bench_self(void)
@@ -498,13 +539,14 @@ static void bench_self(void)
 
 int main(void)
 {
-	plan(77);
+	plan(83);
 	test_drivers();
 	test_hostile();
 	test_sums();
 	test_devices();
 	test_reader();
 	test_kfd();
+	test_dmem();
 	bench_self();
 	return done();
 }
