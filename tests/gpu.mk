@@ -24,3 +24,11 @@ tests_helpers_nvml_v1_libnvidia_ml_so_1_LDFLAGS = -shared
 UNIT_TESTS += tests/unit/test-drmfdinfo
 tests_unit_test_drmfdinfo_SOURCES = tests/unit/test-drmfdinfo.c tests/unit/tap.h
 tests_unit_test_drmfdinfo_LDADD = $(TPMON_LIBS)
+
+# a process whose descriptors its own user may not read (gpu-drm.test)
+check_PROGRAMS += tests/helpers/undumpable
+tests_helpers_undumpable_SOURCES = tests/helpers/undumpable.c $(TPH_COMMON)
+tests_helpers_undumpable_LDADD = $(TPH_LIB)
+tests_helpers_undumpable_CPPFLAGS = $(TPH_CPP)
+tests_helpers_undumpable_CFLAGS = $(TPH_CF)
+tests_helpers_undumpable_LDFLAGS = $(TPH_LD)
