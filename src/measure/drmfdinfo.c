@@ -308,6 +308,7 @@ struct tp_drm {
 	unsigned unreadable_now, unreadable;
 	struct fdcache *pc;		/* by pid, open addressing */
 	size_t pc_cap, pc_n;
+	size_t pc_seen;			/* of them, scanned in this sample */
 	int *scratch_fd;		/* the list being built */
 	bool *scratch_drm;
 	size_t scratch_cap;
@@ -583,6 +584,8 @@ static struct fdcache *pc_get(struct tp_drm *d, pid_t pid)
 		c->pid = pid;
 		d->pc_n++;
 	}
+	if (c->gen != d->gen)
+		d->pc_seen++;
 	c->gen = d->gen;
 	return c;
 }
@@ -591,8 +594,9 @@ static struct fdcache *pc_get(struct tp_drm *d, pid_t pid)
  * again later starts afresh). */
 static void cache_prune(struct tp_drm *d)
 {
-	if (d->pc_cap)
+	if (d->pc_cap && d->pc_seen < d->pc_n)
 		pc_rehash(d, d->pc, d->pc_cap, d->pc_cap, false);
+	d->pc_seen = 0;
 }
 
 /* Was descriptor @fd DRM at the scan before?  -1: look again. */
