@@ -32,3 +32,9 @@ tests_helpers_undumpable_LDADD = $(TPH_LIB)
 tests_helpers_undumpable_CPPFLAGS = $(TPH_CPP)
 tests_helpers_undumpable_CFLAGS = $(TPH_CF)
 tests_helpers_undumpable_LDFLAGS = $(TPH_LD)
+
+# DRM fdinfo's figures through figures_fill() and the summary writer
+UNIT_TESTS += tests/unit/test-drm-summary
+tests_unit_test_drm_summary_SOURCES = tests/unit/test-drm-summary.c tests/unit/tap.h
+tests_unit_test_drm_summary_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_test_drm_summary_LDADD = $(TPMON_LIBS)
