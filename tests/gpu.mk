@@ -38,3 +38,12 @@ UNIT_TESTS += tests/unit/test-drm-summary
 tests_unit_test_drm_summary_SOURCES = tests/unit/test-drm-summary.c tests/unit/tap.h
 tests_unit_test_drm_summary_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_drm_summary_LDADD = $(TPMON_LIBS)
+
+# the GPU text parsers (DRM fdinfo, KFD, dmem), fuzzed
+if ENABLE_FUZZERS
+noinst_PROGRAMS += tests/fuzz/fuzz-drm
+tests_fuzz_fuzz_drm_SOURCES = tests/fuzz/fuzz-drm.c src/measure/drmfdinfo.c src/measure/kfd.c \
+	src/cgroup/dmem.c src/basic/xmalloc.c src/basic/messages.c src/basic/outfile.c
+tests_fuzz_fuzz_drm_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
+tests_fuzz_fuzz_drm_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+endif
