@@ -296,6 +296,8 @@ struct fdcache {
 
 struct tp_drm {
 	bool nvml;
+	bool scan;			/* the machine has a DRM device (or the
+					 * tests ask): else nothing is read */
 	int procfd;			/* /proc, opened at the first sample */
 	int kfdfd;			/* KFD's proc directory; -1 not yet, -2 none */
 	bool pid_amdgpu;		/* the process scanned last had an amdgpu client */
@@ -316,11 +318,37 @@ struct tp_drm {
 	struct tp_gpu_figures fig;
 };
 
+/* Has the kernel a DRM device (an entry of /sys/class/drm: card0,
+ * renderD128...) or KFD?  Without, no process can hold one, and the
+ * samples read nothing.  TPMON_TEST_DRM_SCAN=1 (the tests, on machines
+ * without a GPU) scans all the same. */
+static bool host_has_drm(void)
+{
+	const char *force = getenv("TPMON_TEST_DRM_SCAN");
+	struct dirent *e;
+	bool found = false;
+	DIR *dir;
+
+	if (force && !strcmp(force, "1"))
+		return true;
+	if (access(TP_KFD_PROC, F_OK) == 0)
+		return true;
+	dir = opendir("/sys/class/drm");
+	while (dir && !found && (e = readdir(dir)))
+		found = e->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	debug_msg("DRM fdinfo: %s", found ? "DRM devices here, read at each sample" :
+		  "no DRM device (/sys/class/drm), nothing to read");
+	return found;
+}
+
 struct tp_drm *drm_new(bool nvml)
 {
 	struct tp_drm *d = xcalloc(1, sizeof(*d));
 
 	d->nvml = nvml;
+	d->scan = host_has_drm();
 	d->procfd = -1;
 	d->kfdfd = -1;
 	d->gen = 1;
@@ -767,7 +795,7 @@ void drm_sample(struct tp_drm *d, const struct tp_ptree *t, double now)
 {
 	const struct tp_proc *p;
 
-	if (!d)
+	if (!d || !d->scan)
 		return;
 	if (d->procfd < 0)
 		d->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -88,7 +88,8 @@ void drm_end(struct tp_drm *d, double now);
  * read (EACCES, EPERM: another user's process), which is counted. */
 int drm_scan_pid(struct tp_drm *d, int procfd, pid_t pid);
 
-/* One sample of the tree's live processes, through /proc, at @now; a
+/* One sample of the tree's live processes, through /proc, at @now
+ * (nothing on a machine without a DRM device or KFD); a
  * process with no amdgpu DRM client has its KFD VRAM read (kfd.h): ROCm
  * compute, which fdinfo shows only through the render node's client
  * when the process has one (then counting KFD too would count twice). */
