@@ -357,10 +357,10 @@ struct tp_drm *drm_new(bool nvml)
 
 void drm_free(struct tp_drm *d)
 {
-	if (!d)
-		return;
 	size_t i;
 
+	if (!d)
+		return;
 	if (d->procfd >= 0)
 		close(d->procfd);
 	if (d->kfdfd >= 0)
