@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,12 @@ struct dev {
 	double delta_cycles[TP_DRM_ENGINES], delta_total[TP_DRM_ENGINES];
 	double bytes;
 	double memory_mb, peak_memory_mb;
+	/* per region: this sample's resident and total bytes, their peaks */
+	char region[TP_DRM_REGIONS][TP_DRM_NAME];
+	unsigned nregions;
+	double reg_res[TP_DRM_REGIONS], reg_tot[TP_DRM_REGIONS];
+	double reg_res_peak[TP_DRM_REGIONS], reg_tot_peak[TP_DRM_REGIONS];	/* MB */
+	bool reg_has_tot[TP_DRM_REGIONS];	/* a client gave drm-total- */
 };
 
 struct client {
@@ -498,6 +505,40 @@ static void add_engine(struct dev *v, struct client *cl, const struct tp_drm_eng
 	}
 }
 
+/* Region @r of a client into @v's sums: its resident bytes (its total
+ * where the driver gives no resident) into the device's memory. */
+static void add_region(struct dev *v, const struct tp_drm_region *r)
+{
+	double res = (double)(r->has_resident ? r->resident : r->total);
+	unsigned k;
+
+	v->bytes += res;
+	for (k = 0; k < v->nregions; k++)
+		if (!strcmp(v->region[k], r->name))
+			break;
+	if (k == TP_DRM_REGIONS)
+		return;
+	if (k == v->nregions) {
+		strcpy(v->region[k], r->name);
+		v->nregions++;
+	}
+	v->reg_res[k] += res;
+	v->reg_tot[k] += (double)r->total;
+	v->reg_has_tot[k] = v->reg_has_tot[k] || r->has_total;
+}
+
+/* Close the sample of @v's regions: their peaks. */
+static void regions_end(struct dev *v)
+{
+	unsigned k;
+
+	for (k = 0; k < v->nregions; k++) {
+		v->reg_res_peak[k] = fmax(v->reg_res_peak[k], v->reg_res[k] / 1048576.0);
+		v->reg_tot_peak[k] = fmax(v->reg_tot_peak[k], v->reg_tot[k] / 1048576.0);
+		v->reg_res[k] = v->reg_tot[k] = 0;
+	}
+}
+
 void drm_begin(struct tp_drm *d)
 {
 	d->unreadable_now = 0;
@@ -519,11 +560,8 @@ void drm_add(struct tp_drm *d, const struct tp_drm_client *c)
 	cl->gen = d->gen;
 	for (i = 0; i < c->nengines; i++)
 		add_engine(v, cl, &c->engine[i]);
-	for (i = 0; i < c->nregions; i++) {
-		const struct tp_drm_region *r = &c->region[i];
-
-		v->bytes += (double)(r->has_resident ? r->resident : r->total);
-	}
+	for (i = 0; i < c->nregions; i++)
+		add_region(v, &c->region[i]);
 }
 
 /* The busy seconds of engine slot @k of @v in this sample's @dt s. */
@@ -558,6 +596,7 @@ static double dev_end(struct dev *v, double dt, double *gs)
 	if (v->memory_mb > v->peak_memory_mb)
 		v->peak_memory_mb = v->memory_mb;
 	v->bytes = 0;
+	regions_end(v);
 	return util;
 }
 
@@ -840,6 +879,13 @@ unsigned drm_devices(const struct tp_drm *d, struct tp_drm_device_fig *out, unsi
 		for (k = 0; k < v->nengines; k++) {
 			strcpy(out[i].engine[k], v->engine[k]);
 			out[i].busy_s[k] = v->busy_s[k];
+		}
+		out[i].nregions = v->nregions;
+		for (k = 0; k < v->nregions; k++) {
+			strcpy(out[i].region[k], v->region[k]);
+			out[i].resident_mb[k] = v->reg_res_peak[k];
+			out[i].total_mb[k] = v->reg_tot_peak[k];
+			out[i].has_total[k] = v->reg_has_tot[k];
 		}
 	}
 	return d->ndev;

@@ -63,6 +63,11 @@ struct tp_drm_device_fig {
 	double busy_s[TP_DRM_ENGINES];		/* per engine class, over its capacity */
 	char engine[TP_DRM_ENGINES][TP_DRM_NAME];
 	unsigned nengines;
+	/* per memory region: the peaks of its resident and total MB */
+	char region[TP_DRM_REGIONS][TP_DRM_NAME];
+	double resident_mb[TP_DRM_REGIONS], total_mb[TP_DRM_REGIONS];
+	bool has_total[TP_DRM_REGIONS];		/* the driver gives drm-total- */
+	unsigned nregions;
 };
 
 struct tp_drm;

@@ -194,10 +194,11 @@ static void add_usage(json_t *root, const struct tp_options *o, const struct tp_
 
 /* One device DRM fdinfo or KFD saw: its PCI address (null for a
  * platform device, and for KFD, which names its gpu_id), driver, source,
- * peak resident memory and busy time per engine class. */
+ * peak resident memory, busy time per engine class, and the peaks of
+ * each memory region's resident and total memory. */
 static json_t *drm_device_json(const struct tp_drm_device_fig *v)
 {
-	json_t *j = json_object(), *e = json_object();
+	json_t *j = json_object(), *e = json_object(), *g = json_object();
 	unsigned k;
 
 	json_object_set_new(j, "pdev", v->pdev[0] && !v->kfd ? jsontext_new(v->pdev) : json_null());
@@ -209,6 +210,15 @@ static json_t *drm_device_json(const struct tp_drm_device_fig *v)
 	for (k = 0; k < v->nengines; k++)
 		json_object_set_new(e, v->engine[k], measure(v->busy_s[k], "s", 3));
 	json_object_set_new(j, "engines", e);
+	for (k = 0; k < v->nregions; k++) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "resident", measure(v->resident_mb[k], "MB", 3));
+		json_object_set_new(r, "total", v->has_total[k] ? measure(v->total_mb[k], "MB", 3) :
+				    json_null());
+		json_object_set_new(g, v->region[k], r);
+	}
+	json_object_set_new(j, "regions", g);
 	return j;
 }
 

@@ -4,7 +4,8 @@
  * clients in the format of amdgpu's fdinfo go through drm_add(), the
  * figures (figures_gpu(), figures_fill()) and the summary writer, and the
  * file read back holds the exact sums, the source, the device with its
- * engine time, and the DRM figures named as lower bounds. */
+ * engine time and memory regions, and the DRM figures named as lower
+ * bounds. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 
 static const char sample1[] =
 	"drm-driver:\tamdgpu\ndrm-client-id:\t15\ndrm-pdev:\t0000:03:00.0\n"
-	"drm-resident-vram:\t2048 KiB\ndrm-resident-gtt:\t1024 KiB\n"
+	"drm-resident-vram:\t2048 KiB\ndrm-total-vram:\t4096 KiB\ndrm-resident-gtt:\t1024 KiB\n"
 	"drm-engine-gfx:\t500000000 ns\ndrm-engine-compute:\t0 ns\n";
 static const char sample2[] =
 	"drm-driver:\tamdgpu\ndrm-client-id:\t15\ndrm-pdev:\t0000:03:00.0\n"
@@ -76,7 +77,7 @@ int main(void)
 	json_t *root, *dev;
 	json_error_t err;
 
-	plan(15);
+	plan(18);
 	if (!mkdtemp(dir))
 		return 99;
 	snprintf(tmpl, sizeof(tmpl), "%s/run", dir);
@@ -117,6 +118,13 @@ int main(void)
 	is_double(value_of(dev, "memory", "MB"), 3, 1e-9, "the device's peak memory 3 MB");
 	is_double(value_of(json_object_get(dev, "engines"), "gfx", "s"), 0.75, 1e-9,
 		  "the device's gfx engine busy 0.75 s");
+	is_double(value_of(json_object_get(json_object_get(dev, "regions"), "vram"), "resident", "MB"),
+		  2, 1e-9, "region vram: resident peak 2 MB");
+	is_double(value_of(json_object_get(json_object_get(dev, "regions"), "vram"), "total", "MB"),
+		  4, 1e-9, "region vram: total peak 4 MB");
+	ok(json_is_null(json_object_get(json_object_get(json_object_get(dev, "regions"), "gtt"), "total")) &&
+	   value_of(json_object_get(json_object_get(dev, "regions"), "gtt"), "resident", "MB") == 1,
+	   "region gtt: resident peak 1 MB, total null (the driver gave none)");
 	ok(lower_has(root, "gpus") && lower_has(root, "gpu_memory") && lower_has(root, "gpu_time"),
 	   "the DRM figures are named lower bounds, even under ptrace");
 	ok(json_is_null(json_object_get(root, "gpu_memory_cgroup")), "no dmem: gpu_memory_cgroup null");
