@@ -59,7 +59,7 @@ check-cgroup-vm: all
 	rm -f $(VM_LOGS:=.out) $(VM_LOGS:=.rc); \
 	{ $(VM_RUN) --timeout 1800 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=tests/vm-cgroup-suite.log \
-		TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS)'; \
+		TESTS='$(TP_CGROUP_TESTS) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS) $(TP_GPU_VM_TESTS)'; \
 	  echo $$? >tests/vm-cgroup.rc; } >tests/vm-cgroup.out 2>&1 & \
 	{ $(VM_RUN) --timeout 1800 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=tests/vm-conformance-suite.log \

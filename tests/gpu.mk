@@ -4,8 +4,10 @@
 ## Included by tests/local.mk.
 
 TP_GPU_TESTS = tests/gpu-nvml.test tests/gpu-drm.test
-TESTS += $(TP_GPU_TESTS)
-EXTRA_DIST += $(TP_GPU_TESTS)
+# a real DRM driver (vgem): in vm-run's VM only (make check-cgroup-vm)
+TP_GPU_VM_TESTS = tests/gpu-drm-vgem.test
+TESTS += $(TP_GPU_TESTS) $(TP_GPU_VM_TESTS)
+EXTRA_DIST += $(TP_GPU_TESTS) $(TP_GPU_VM_TESTS)
 
 # The fake NVML, twice: with nvmlDeviceGetComputeRunningProcesses_v3 and
 # its four-field record, and with only the first version of the call.
