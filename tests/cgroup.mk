@@ -49,7 +49,7 @@ EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-v1-common.sh tests/cgroup-as $
 # VMs at a time, each mostly one busy CPU of its two (its suite runs one
 # test at a time): the cgroup tests in one (about 19 minutes with its
 # boot); the conformance matrix's rows, tpmon's own cgroup read only,
-# Slurm, the signal sender and the socket probes, then the machine that
+# Slurm, the signal sender, the socket probes and vgem, then the machine that
 # boots systemd, in the other (about 10, 2 and 6 minutes: the two sides
 # end together; before, the first ran 21 minutes, the second 16) (not beside two
 # others: under three, its systemd took more than tpmon's 2 s to give a
@@ -66,7 +66,7 @@ check-cgroup-vm: all
 	  echo $$? >tests/vm-cgroup.rc; } >tests/vm-cgroup.out 2>&1 & \
 	{ $(VM_RUN) --timeout 1800 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=tests/vm-conformance-suite.log \
-		TESTS='$(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS)'; \
+		TESTS='$(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS) $(TP_GPU_VM_TESTS)'; \
 	  echo $$? >tests/vm-conformance.rc; } >tests/vm-conformance.out 2>&1; \
 	{ $(MAKE) $(AM_MAKEFLAGS) check-systemd-vm; \
 	  echo $$? >tests/vm-systemd.rc; } >tests/vm-systemd.out 2>&1; \

@@ -118,6 +118,11 @@ static const struct tp_fig_info table[TP_FIG__COUNT] = {
 	[TP_FIG_IO_PRESSURE_FULL] = { "io_pressure_full", "us", S, false, 0, TOT, KERN,
 		false, "io_pressure_full", "io_pressure_full_seconds", 1e-6,
 		"io_pressure_full_us", TP_Q_CGROUP },
+	/* issue 44: the peak of the dmem controller's dmem.current (Linux
+	 * 6.14), summed over the cgroup's device memory regions, at the
+	 * samples */
+	[TP_FIG_GPU_MEMORY_CGROUP] = { "gpu_memory_cgroup", "MB", SZ, false, 3, PK, KERN, false,
+		NULL, NULL, MB, NULL, TP_Q_DMEM },
 };
 
 static const struct tp_series_col series_cols[] = {

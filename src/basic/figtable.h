@@ -44,6 +44,8 @@ enum tp_fig {
 	TP_FIG_MEMORY_PRESSURE_FULL,
 	TP_FIG_IO_PRESSURE_SOME,
 	TP_FIG_IO_PRESSURE_FULL,
+	/* issue 44: the device memory the kernel charged to the cgroup */
+	TP_FIG_GPU_MEMORY_CGROUP,
 	TP_FIG__COUNT
 };
 
@@ -73,6 +75,7 @@ enum tp_fig_quality {
 	TP_Q_CGROUP,		/* the cgroup's own files: a process that left
 				 * the cgroup is in none of them */
 	TP_Q_INPUT,		/* open calls of the tree missed */
+	TP_Q_DMEM,		/* dmem.current's peak: read at samples only */
 	TP_Q__COUNT
 };
 

@@ -45,6 +45,10 @@ static const struct tp_key_info keys[TP_KEY__COUNT] = {
 	[TP_KEY_ENDING] = { "ending", true },
 	[TP_KEY_RETRY] = { "retry", true },
 	[TP_KEY_NOTES] = { "notes", true },
+	/* issue 44: where the GPU figures came from */
+	[TP_KEY_GPU_SOURCE] = { "gpu_source", true },
+	[TP_KEY_GPU_DEVICES] = { "gpu_devices", true },
+	[TP_KEY_GPU_UNREADABLE_PROCESSES] = { "gpu_unreadable_processes", true },
 	[TP_KEY_CATEGORY] = { "category", false },
 	[TP_KEY_JOB] = { "job", false },
 	[TP_KEY_JOB_STEP] = { "job_step", false },

@@ -20,6 +20,8 @@ enum tp_key {
 	TP_KEY_CPU_HOURS_ALLOTTED, TP_KEY_CPU_HOURS_UNUSED, TP_KEY_MEMORY_SHARE,
 	TP_KEY_MEMORY_GROWTH, TP_KEY_LOWER_BOUNDS, TP_KEY_UPPER_BOUNDS, TP_KEY_ENDING,
 	TP_KEY_RETRY, TP_KEY_NOTES,
+	/* issue 44: where the GPU figures came from */
+	TP_KEY_GPU_SOURCE, TP_KEY_GPU_DEVICES, TP_KEY_GPU_UNREADABLE_PROCESSES,
 	/* read, not written by tpmon: an engine's -V 'category: NAME' */
 	TP_KEY_CATEGORY,
 	/* the batch job and its step: tpmon writes SLURM_JOB_ID and

@@ -41,16 +41,25 @@ static bool cores_idle(const struct tp_summary *r, const struct tp_limits *d, do
 	return true;
 }
 
+/* The peak of size @res under @th of its declared MB; @what after "MB"
+ * in the text. */
+static bool peak_unused(const struct tp_summary *r, const struct tp_limits *d, enum tp_res res,
+			double th, const char *what, char *text, size_t len)
+{
+	double m = d->value[res], peak = r->value[res];
+
+	if (!declared(d, res) || !known(r, res) || peak >= th * m)
+		return false;
+	snprintf(text, len, "%g MB%s declared, %.0f MB peak (%.0f%%)", m, what, peak,
+		 100 * peak / m);
+	return true;
+}
+
 /* memory_unused: the peak under @th of the declared memory. */
 static bool memory_unused(const struct tp_summary *r, const struct tp_limits *d, double th,
 			  char *text, size_t len)
 {
-	double m = d->value[TP_RES_MEMORY], peak = r->value[TP_RES_MEMORY];
-
-	if (!declared(d, TP_RES_MEMORY) || !known(r, TP_RES_MEMORY) || peak >= th * m)
-		return false;
-	snprintf(text, len, "%g MB declared, %.0f MB peak (%.0f%%)", m, peak, 100 * peak / m);
-	return true;
+	return peak_unused(r, d, TP_RES_MEMORY, th, "", text, len);
 }
 
 /* wall_time_unused: under @th of the declared wall time used. */
@@ -124,6 +133,25 @@ static bool single_threaded(const struct tp_summary *r, const struct tp_limits *
 	return true;
 }
 
+/* gpu_idle: fewer GPUs used than declared (@th of them at most). */
+static bool gpu_idle(const struct tp_summary *r, const struct tp_limits *d, double th,
+		     char *text, size_t len)
+{
+	double n = d->value[TP_RES_GPUS], used = r->value[TP_RES_GPUS];
+
+	if (!declared(d, TP_RES_GPUS) || !known(r, TP_RES_GPUS) || used > th * n - 0.5)
+		return false;
+	snprintf(text, len, "%g %s declared, %g used", n, PLURAL(n, "GPU", "GPUs"), used);
+	return true;
+}
+
+/* gpu_memory_unused: the peak GPU memory under @th of the declared. */
+static bool gpu_memory_unused(const struct tp_summary *r, const struct tp_limits *d, double th,
+			      char *text, size_t len)
+{
+	return peak_unused(r, d, TP_RES_GPU_MEMORY, th, " of GPU memory", text, len);
+}
+
 /* sender_unknown: a signal ended the task, and nothing could say who
  * sent it: why not. */
 static bool sender_unknown(const struct tp_summary *r, const struct tp_limits *d, double th,
@@ -148,6 +176,8 @@ static const struct note_rule rules[] = {
 	{ "io_pressure", 0.1, io_pressure },
 	{ "single_threaded", 2, single_threaded },
 	{ "sender_unknown", 0, sender_unknown },
+	{ "gpu_idle", 1, gpu_idle },
+	{ "gpu_memory_unused", 0.5, gpu_memory_unused },
 };
 
 size_t endnotes_compute(const struct tp_summary *r, const struct tp_limits *declared,

@@ -12,7 +12,7 @@
 #include "config/limitset.h"
 #include "measure/figures.h"
 
-#define TP_NOTES_MAX 8
+#define TP_NOTES_MAX 12
 
 struct tp_note {
 	const char *code;	/* "cores_idle", ... */

@@ -297,6 +297,8 @@ static void fill_quality(struct tp_summary *rep, const struct tp_fill *in, bool 
 	q.exit_records = in->exit_records;
 	q.disk_partial = rep->disk_partial;
 	q.input_partial = rep->input.partial;
+	q.gpu_sampled = drm_unreadable(in->drm) > 0 || drm_devices(in->drm, NULL, 0) > 0;
+	q.dmem_read = in->dmem && dmem_known(in->dmem);
 	quality_lower_bounds(&q, rep->lower);
 }
 
@@ -409,6 +411,11 @@ void figures_fill(struct tp_figures *f, const struct tp_fill *in, double t, bool
 		fill_net(f, in->net_sent, in->net_recv, t);
 	if (in->gpu)
 		fill_gpu(f, in->gpu, t);
+	rep->gpu_nvml = in->gpu_nvml;
+	rep->ngpu_dev = drm_devices(in->drm, rep->gpu_dev, TP_DRM_DEVICES);
+	rep->gpu_unreadable = drm_unreadable(in->drm);
+	rep->dmem_known = in->dmem && dmem_known(in->dmem);
+	rep->dmem_peak_mb = in->dmem ? in->dmem->peak_mb : 0;
 	rep->machine_cpus = in->machine_cpus;
 	utilization_figures(&f->usage, t, cpu, &rep->usage);
 	rep->tracking = in->tracking;
@@ -489,6 +496,10 @@ static bool kernel_value(const struct tp_summary *r, enum tp_fig f, double *v)
 	if (f == TP_FIG_MEMORY_CGROUP) {
 		*v = (double)cg->mem_peak / 1048576.0;
 		return cg->known & TP_CGF_MEM_PEAK;
+	}
+	if (f == TP_FIG_GPU_MEMORY_CGROUP) {
+		*v = r->dmem_peak_mb;
+		return r->dmem_known;
 	}
 	if (psi < 0 || psi >= TP_PSI__COUNT || !(cg->psi_known & (1u << psi)))
 		return false;

@@ -16,6 +16,8 @@
 #include "measure/endcause.h"
 #include "measure/gpu.h"
 #include "measure/inputs.h"
+#include "measure/drmfdinfo.h"
+#include "cgroup/dmem.h"
 #include "cgroup/pressure.h"
 #include "config/limitset.h"
 #include "track/nested.h"
@@ -52,6 +54,14 @@ struct tp_summary {
 	double gpu_cores, gpu_cores_avg;	/* GPUs: peak and mean SM utilization */
 	double gpu_cores_now;		/* at the last sample, for the series */
 	double gpu_time;		/* GPU-seconds */
+	/* where the GPU figures came from: NVML, and the devices DRM
+	 * fdinfo saw; processes whose descriptors could not be read */
+	bool gpu_nvml;
+	struct tp_drm_device_fig gpu_dev[TP_DRM_DEVICES];
+	unsigned ngpu_dev;
+	unsigned gpu_unreadable;
+	bool dmem_known;		/* the cgroup's dmem.current was read */
+	double dmem_peak_mb;
 	double memory_pss;		/* MB, peak sum of PSS */
 	bool pss_known;			/* false until a sample read PSS */
 	double machine_load;
@@ -156,6 +166,9 @@ struct tp_fill {
 	bool net_known;
 	uint64_t net_sent, net_recv;	/* bytes */
 	const struct tp_gpu_figures *gpu;	/* NULL: unknown */
+	bool gpu_nvml;			/* NVML answered (part of *gpu) */
+	const struct tp_drm *drm;	/* DRM fdinfo's devices, or NULL */
+	const struct tp_dmem *dmem;	/* the cgroup's dmem.current, or NULL */
 	bool load_known;
 	double load;
 	long machine_cpus;

@@ -49,11 +49,12 @@ void quality_lower_bounds(const struct tp_quality_in *in, bool lower[TP_FIG__COU
 	/* a socket opened and closed between two samples */
 	rule[TP_Q_NET] = !in->net_exact;
 	/* a GPU process is attributed only while the table holds it */
-	rule[TP_Q_GPU] = !births_seen;
+	rule[TP_Q_GPU] = !births_seen || in->gpu_sampled;
 	rule[TP_Q_DISK] = in->disk_partial;
 	rule[TP_Q_CGROUP] = in->cgroup_left;
 	/* an open of an escaped process, or one whose path was unreadable */
 	rule[TP_Q_INPUT] = in->input_partial;
+	rule[TP_Q_DMEM] = in->dmem_read;
 	for (f = 0; f < TP_FIG__COUNT; f++)
 		lower[f] = rule[fig_info((enum tp_fig)f)->quality];
 }

@@ -35,6 +35,12 @@ struct tp_quality_in {
 	bool exit_records;
 	bool disk_partial;		/* the disk walk could not read everything */
 	bool input_partial;		/* open calls missed (inputs.h) */
+	/* GPU figures from DRM fdinfo, which only samples see (a client
+	 * opened and closed between two is missed), or descriptors of the
+	 * tree that could not be read */
+	bool gpu_sampled;
+	bool dmem_read;			/* the cgroup's dmem.current was read: a
+					 * peak of samples in every mode */
 };
 
 /* The summary's name of figure @f (its row's name). */

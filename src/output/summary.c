@@ -207,6 +207,75 @@ static void add_usage(json_t *root, const struct tp_options *o, const struct tp_
 			    measure(u->memory_growth, "MB/min", 3) : json_null());
 }
 
+/* One device DRM fdinfo or KFD saw: its PCI address (null for a
+ * platform device, and for KFD, which names its gpu_id), driver, source,
+ * peak resident memory, busy time per engine class, and the peaks of
+ * each memory region's resident and total memory. */
+static json_t *drm_device_json(const struct tp_drm_device_fig *v)
+{
+	json_t *j = json_object(), *e = json_object(), *g = json_object();
+	unsigned k;
+
+	json_object_set_new(j, "pdev", v->pdev[0] && !v->kfd ? jsontext_new(v->pdev) : json_null());
+	if (v->kfd)
+		json_object_set_new(j, "gpu_id", jsontext_new(v->pdev));
+	json_object_set_new(j, "driver", jsontext_new(v->driver));
+	json_object_set_new(j, "source", json_string(v->kfd ? "kfd" : "drm-fdinfo"));
+	json_object_set_new(j, "memory", measure(v->peak_memory_mb, "MB", 3));
+	for (k = 0; k < v->nengines; k++)
+		json_object_set_new(e, v->engine[k], measure(v->busy_s[k], "s", 3));
+	json_object_set_new(j, "engines", e);
+	for (k = 0; k < v->nregions; k++) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "resident", measure(v->resident_mb[k], "MB", 3));
+		json_object_set_new(r, "total", v->has_total[k] ? measure(v->total_mb[k], "MB", 3) :
+				    json_null());
+		json_object_set_new(g, v->region[k], r);
+	}
+	json_object_set_new(j, "regions", g);
+	return j;
+}
+
+/* Where the GPU figures came from ("nvml", "drm-fdinfo", "kfd", joined
+ * with "+"), or NULL when no source knew a GPU: into @buf. */
+static const char *gpu_source(const struct tp_summary *r, char *buf, size_t len)
+{
+	bool drm = false, kfd = false;
+	unsigned i;
+
+	for (i = 0; i < r->ngpu_dev; i++) {
+		kfd = kfd || r->gpu_dev[i].kfd;
+		drm = drm || !r->gpu_dev[i].kfd;
+	}
+	snprintf(buf, len, "%s%s%s", r->gpu_nvml ? "+nvml" : "", drm ? "+drm-fdinfo" : "",
+		 kfd ? "+kfd" : "");
+	return buf[0] ? buf + 1 : NULL;
+}
+
+/* Where the GPU figures came from (only when a source knew some), and
+ * the tree's processes whose descriptors could not be read. */
+static void add_gpu_sources(json_t *root, const struct tp_summary *r)
+{
+	char buf[64];
+	const char *src = gpu_source(r, buf, sizeof(buf));
+	unsigned i;
+	json_t *a;
+
+	if (r->gpu_unreadable)
+		json_object_set_new(root, "gpu_unreadable_processes",
+				    json_integer(r->gpu_unreadable));
+	if (!src)
+		return;
+	json_object_set_new(root, "gpu_source", json_string(src));
+	if (!r->ngpu_dev)
+		return;
+	a = json_array();
+	for (i = 0; i < r->ngpu_dev; i++)
+		json_array_append_new(a, drm_device_json(&r->gpu_dev[i]));
+	json_object_set_new(root, "gpu_devices", a);
+}
+
 static json_t *snapshot_json(const struct tp_snapshot *s)
 {
 	json_t *j = json_object();
@@ -279,6 +348,7 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	/* tpmon's own cgroup, read only: tpmon's memory is in its peak */
 	if (r->cgroup_home)
 		json_object_set_new(root, "upper_bounds", upper_bounds(r));
+	add_gpu_sources(root, r);
 	add_usage(root, o, r);
 	add_snapshots(root, r);
 	if (r->partial)

@@ -30,10 +30,47 @@ double run_now(const struct tp_run *r)
 	return clock_mono() - r->t0;
 }
 
+/* The GPU figures of both sources, NVML and DRM fdinfo (which leaves
+ * NVIDIA's devices to NVML: no device counts twice), into @g; false when
+ * neither knows any. */
+static bool gpu_sum(const struct tp_run *r, struct tp_gpu_figures *g)
+{
+	struct tp_gpu_figures n, d;
+	bool nk = gpu_figures(r->gpu, &n), dk = drm_figures(r->drm, &d);
+
+	if (!nk || !dk) {
+		if (nk || dk)
+			*g = nk ? n : d;
+		return nk || dk;
+	}
+	g->devices_used = n.devices_used + d.devices_used;
+	g->memory_mb = n.memory_mb + d.memory_mb;
+	g->peak_memory_mb = fmax(r->gpu_peak_mb, fmax(n.peak_memory_mb, d.peak_memory_mb));
+	g->cores = n.cores + d.cores;
+	g->peak_cores = fmax(r->gpu_peak_cores, fmax(n.peak_cores, d.peak_cores));
+	g->gpu_seconds = n.gpu_seconds + d.gpu_seconds;
+	g->util_known = n.util_known && d.util_known;
+	return true;
+}
+
+/* Both sources at @t: their sum's peaks, which neither sees alone. */
+static void sample_gpus(struct tp_run *r, double t)
+{
+	struct tp_gpu_figures g;
+
+	gpu_sample(r->gpu, &r->tree, t);
+	drm_sample(r->drm, &r->tree, t);
+	dmem_sample(&r->dmem, r->cg && r->cg->task[0] ? r->cg->task : NULL);
+	if (!gpu_sum(r, &g))
+		return;
+	r->gpu_peak_mb = fmax(r->gpu_peak_mb, g.memory_mb);
+	r->gpu_peak_cores = fmax(r->gpu_peak_cores, g.cores);
+	figures_gpu(&r->fig, &g, t);
+}
+
 /* The tree's TCP traffic, GPUs and disk, at @t. */
 void run_sample_devices(struct tp_run *r, double t)
 {
-	struct tp_gpu_figures g;
 	uint64_t sent, recv;
 	double mb, when;
 	long files;
@@ -45,9 +82,7 @@ void run_sample_devices(struct tp_run *r, double t)
 		net_totals(r->net, &sent, &recv);
 		figures_net(&r->fig, sent, recv, t);
 	}
-	gpu_sample(r->gpu, &r->tree, t);
-	if (gpu_figures(r->gpu, &g))
-		figures_gpu(&r->fig, &g, t);
+	sample_gpus(r, t);
 	escapes_members(r);
 }
 
@@ -78,7 +113,7 @@ void run_sample_net_gpu(const struct tp_run *r, struct tp_sample *s)
 	/* the cgroup's figures now, for the series and the live point */
 	if (r->cg && (r->series || r->live))
 		cgroup_figures(r->cg->task, &r->rep->cgf);
-	s->gpu_known = gpu_figures(r->gpu, &f);
+	s->gpu_known = gpu_sum(r, &f);
 	if (s->gpu_known) {
 		s->gpu_memory_mb = f.memory_mb;
 		s->gpu_cores = f.cores;
@@ -205,7 +240,7 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 {
 	struct tp_fill in;
 	struct tp_nest_totals nt;
-	struct tp_gpu_figures g;
+	struct tp_gpu_figures g, nv;
 	struct tp_cg_figures cgf;
 	const struct tp_proc *p;
 
@@ -232,8 +267,11 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 		in.net_exact = net_bytes_exact(r->net) && (!r->net_by_tree || tree_whole(r));
 		net_totals(r->net, &in.net_sent, &in.net_recv);
 	}
-	if (gpu_figures(r->gpu, &g))
+	if (gpu_sum(r, &g))
 		in.gpu = &g;
+	in.gpu_nvml = gpu_figures(r->gpu, &nv);
+	in.drm = r->drm;
+	in.dmem = &r->dmem;
 	in.load_known = proc_read_loadavg(&in.load) == 0;
 	in.machine_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (r->cg) {
@@ -311,7 +349,9 @@ void run_finish(struct tp_run *r, bool root_done, int root_status)
 		phases_mark("disk: the final footprint");
 	}
 	net_end(r->net, &r->tree);	/* sockets closing as the tree ended */
-	gpu_sample(r->gpu, &r->tree, t);	/* accounting records of the last processes */
+	/* NVML's accounting records of the last processes; DRM clients
+	 * still open */
+	sample_gpus(r, t);
 	phases_mark("network and GPU: the last figures");
 	run_fill_summary(r, t, true);
 	phases_mark("the report filled (the cgroup's files read)");
@@ -667,6 +707,7 @@ static void open_devices(struct tp_run *r)
 	net_watch(r->net, &r->tree);
 	phases_mark("network: the socket table, the proc connector");
 	r->gpu = open_gpu();
+	r->drm = drm_new(r->gpu != NULL);
 	phases_mark("GPUs: NVML");
 	if (geteuid() == 0 && o->tracking != TP_TRACK_PTRACE && !o->pid)
 		open_sigprobe(r);
@@ -784,6 +825,7 @@ void run_close(struct tp_run *r)
 	disk_stop(r->disk);
 	net_free(r->net);
 	gpu_free(r->gpu);
+	drm_free(r->drm);
 	figures_free(&r->fig);
 	series_close(r->series);
 	opens_free(r->files);

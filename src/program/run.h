@@ -18,6 +18,8 @@
 #include "measure/figures.h"
 #include "measure/gpu.h"
 #include "measure/inputs.h"
+#include "measure/drmfdinfo.h"
+#include "cgroup/dmem.h"
 #include "live/live.h"
 #include "live/point.h"
 #include "measure/net.h"
@@ -46,7 +48,10 @@ struct tp_run {
 	bool net_by_tree;		/* its probes summed over the tree's
 					 * processes: exact if the table held
 					 * every one (net_use_probes()) */
-	struct tp_gpu *gpu;		/* NULL: no NVML, GPU figures unknown */
+	struct tp_gpu *gpu;		/* NULL: no NVML */
+	struct tp_drm *drm;		/* DRM fdinfo (drmfdinfo.h) */
+	double gpu_peak_mb, gpu_peak_cores;	/* of both sources' sum */
+	struct tp_dmem dmem;		/* the cgroup's device memory (dmem.h) */
 	struct tp_series *series;	/* --with-time-series, or NULL */
 	struct tp_opens *files;		/* --with-inotify, or NULL */
 	struct tp_inputs *inputs;	/* the open calls stop, or NULL */

@@ -223,6 +223,37 @@ static void one_core_note(void)
 	is_str(v[0].text, "1 core declared, 0.20 used on average (20%)", "1 core, singular");
 }
 
+/* gpu_idle: 4 GPUs declared, 1 used; gpu_memory_unused under half the
+ * declared GPU memory; unknown figures (no source) earn neither. */
+static void gpu_notes(void)
+{
+	struct tp_summary r;
+	struct tp_limits d;
+	struct tp_note v[TP_NOTES_MAX];
+	char buf[256];
+
+	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
+	d.set[TP_RES_GPUS] = d.set[TP_RES_GPU_MEMORY] = true;
+	d.value[TP_RES_GPUS] = 4;
+	d.value[TP_RES_GPU_MEMORY] = 16000;
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "GPU figures unknown: no GPU note");
+	r.known[TP_RES_GPUS] = r.known[TP_RES_GPU_MEMORY] = true;
+	r.value[TP_RES_GPUS] = 1;
+	r.value[TP_RES_GPU_MEMORY] = 7999;
+	ok(endnotes_compute(&r, &d, v) == 2, "1 of 4 GPUs, 7999 of 16000 MB: two notes");
+	is_str(v[0].code, "gpu_idle", "gpu_idle");
+	is_str(v[0].text, "4 GPUs declared, 1 used", "gpu_idle: declared and used");
+	is_str(v[1].text, "16000 MB of GPU memory declared, 7999 MB peak (50%)",
+	       "gpu_memory_unused: declared and peak");
+	r.value[TP_RES_GPUS] = 4;
+	r.value[TP_RES_GPU_MEMORY] = 8000;
+	is_str(codes(&r, &d, buf, sizeof(buf)), "", "4 of 4 GPUs, half the memory: no note");
+	d.value[TP_RES_GPUS] = 1;
+	r.value[TP_RES_GPUS] = 0;
+	is_str(codes(&r, &d, buf, sizeof(buf)), "gpu_idle", "1 GPU declared, none used: gpu_idle");
+}
+
 static void notes(void)
 {
 	struct tp_summary r;
@@ -262,6 +293,7 @@ static void notes(void)
 	       "10%% of periods throttled: cpu_throttled");
 	sender_notes();
 	one_core_note();
+	gpu_notes();
 }
 
 static void retry(void)
@@ -324,7 +356,7 @@ static void parsers(void)
 
 int main(void)
 {
-	plan(58);
+	plan(65);
 	causes();
 	notes();
 	retry();

@@ -61,6 +61,15 @@ static void modes(void)
 	in.disk_partial = true;
 	is_str(rules(&in, buf, sizeof(buf)), "disk,total_files,bytes_received,bytes_sent,bandwidth",
 	       "a disk walk that could not read everything");
+	in.disk_partial = false;
+	in.net_exact = true;
+	in.dmem_read = true;
+	is_str(rules(&in, buf, sizeof(buf)), "gpu_memory_cgroup",
+	       "dmem.current read: its peak, only at samples, whatever the mode");
+	in.dmem_read = false;
+	in.gpu_sampled = true;
+	is_str(rules(&in, buf, sizeof(buf)), "gpus,gpu_memory,gpu_cores,gpu_cores_avg,gpu_time",
+	       "GPU figures from DRM fdinfo: only samples see a client");
 
 	memset(&in, 0, sizeof(in));
 	in.tracked = TP_TRACK_ATTACH;
@@ -247,7 +256,7 @@ static void threads_sampled(void)
 
 int main(void)
 {
-	plan(24);
+	plan(26);
 	names();
 	modes();
 	through_fill();
