@@ -91,7 +91,7 @@ static const struct tp_fig_info table[TP_FIG__COUNT] = {
 	[TP_FIG_WRITE_BYTES] = { "write_bytes", "B", N, false, 0, TOT, IO, false,
 		NULL, NULL, 1, NULL, TP_Q_WRITES },
 	/* the task's input: the files it opened for reading, at their
-	 * size then, each once (measure/inputs.h) */
+	 * size then, each once (measure/opens.h) */
 	[TP_FIG_INPUT_SIZE] = { "input_size", "MB", SZ, false, 6, TOT, IO, false,
 		NULL, NULL, MB, NULL, TP_Q_INPUT },
 	[TP_FIG_INPUT_FILES] = { "input_files", "files", N, false, 0, TOT, IO, false,

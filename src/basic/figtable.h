@@ -29,7 +29,7 @@ enum tp_fig {
 	TP_FIG_SYSCW,
 	TP_FIG_READ_BYTES,
 	TP_FIG_WRITE_BYTES,
-	/* the task's input (measure/inputs.h) */
+	/* the task's input (measure/opens.h) */
 	TP_FIG_INPUT_SIZE,
 	TP_FIG_INPUT_FILES,
 	TP_FIG_MAX_CONCURRENT_THREADS,

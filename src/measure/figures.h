@@ -15,7 +15,7 @@
 #include "cgroup/cgroup.h"
 #include "measure/endcause.h"
 #include "measure/gpu.h"
-#include "measure/inputs.h"
+#include "measure/opens.h"
 #include "measure/drmfdinfo.h"
 #include "cgroup/dmem.h"
 #include "cgroup/pressure.h"
@@ -94,7 +94,7 @@ struct tp_summary {
 	bool ctxsw_known;		/* acct.ctxsw is exact without it (from an
 					 * enclosing tpmon: see nested.h) */
 	bool disk_partial;		/* disk walk could not read everything */
-	struct tp_input_figures input;	/* input_size, input_files (inputs.h) */
+	struct tp_input_figures input;	/* input_size, input_files (opens.h) */
 	bool partial;			/* a checkpoint during the run */
 	struct tp_utilization_figures usage;	/* utilization, cpu-hours, memory growth */
 	double stopped_at;		/* s from start when tpmon began to stop

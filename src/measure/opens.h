@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* opens.h: the files a task opens (--with-inotify), seen through the
- * seccomp filter's PTRACE_EVENT_SECCOMP stops, written as TEMPLATE.files
- * in resource_monitor's layout. */
+/* opens.h: the files a task opens, seen through the seccomp filter's
+ * PTRACE_EVENT_SECCOMP stops: each path's opens (--with-inotify), written
+ * as TEMPLATE.files in resource_monitor's layout, and the task's input
+ * (--with-inotify or --with-input-size), the files opened for reading. */
 #ifndef TPMON_OPENS_H
 #define TPMON_OPENS_H
 
@@ -37,5 +38,36 @@ int opens_write(const struct tp_opens *f, const char *template);
  * system it was created on, for a new one), as far as the opens showed. */
 void opens_written_devs(const struct tp_opens *f, void (*fn)(void *arg, dev_t dev), void *arg);
 void opens_free(struct tp_opens *f);
+
+/* The task's input, as the summary's input_size and input_files give
+ * it: the regular files the tree opened for reading, each counted once
+ * (by device and inode) with its size at its first such open.  Fed by
+ * the same open calls; see the man page, input_size, for what counts. */
+struct tp_inputs;
+
+/* What the summary says of the input. */
+struct tp_input_figures {
+	bool known;		/* every open call was seen */
+	bool partial;		/* some could not be read: a lower bound */
+	uint64_t bytes;		/* the files' sizes at their first open */
+	unsigned long files;	/* how many distinct files */
+	const char *reason;	/* unknown: why, in words (static); else NULL */
+};
+
+/* An empty set, owned by the caller (inputs_free()). */
+struct tp_inputs *inputs_new(void);
+/* The open call @c was made: count its file if it opens an existing
+ * regular file for reading (O_RDONLY or O_RDWR, not O_PATH nor O_TRUNC),
+ * outside the kernel's pseudo-file systems (proc, sysfs, ...). */
+void inputs_open(struct tp_inputs *in, const struct tp_open_call *c);
+/* An open call could not be read (opens_call_get()'s @err): the figures
+ * become a lower bound (a path), or unknown (the call itself). */
+void inputs_missed(struct tp_inputs *in, int err);
+/* The figures so far into @out; @in NULL: unknown, for @reason. */
+void inputs_figures(const struct tp_inputs *in, const char *reason,
+		    struct tp_input_figures *out);
+/* Is the open flag word @flags a read of what is there (pure)? */
+bool inputs_flags_read(uint64_t flags);
+void inputs_free(struct tp_inputs *in);
 
 #endif

@@ -34,7 +34,7 @@ struct tp_quality_in {
 	 * every event and each task's record came (track/cgroup.c) */
 	bool exit_records;
 	bool disk_partial;		/* the disk walk could not read everything */
-	bool input_partial;		/* open calls missed (inputs.h) */
+	bool input_partial;		/* open calls missed (opens.h) */
 	/* GPU figures from DRM fdinfo, which only samples see (a client
 	 * opened and closed between two is missed), or descriptors of the
 	 * tree that could not be read */

@@ -205,7 +205,7 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 		publish_catalog(r, s->t, false);
 }
 
-/* Why the input (inputs.h) is unknown where no open call stops. */
+/* Why the input (opens.h) is unknown where no open call stops. */
 static const char *input_reason(const struct tp_run *r)
 {
 	if (!r->o->input)

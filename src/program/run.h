@@ -17,7 +17,7 @@
 #include "output/fanout.h"
 #include "measure/figures.h"
 #include "measure/gpu.h"
-#include "measure/inputs.h"
+#include "measure/opens.h"
 #include "measure/drmfdinfo.h"
 #include "cgroup/dmem.h"
 #include "live/live.h"

@@ -38,7 +38,7 @@ struct launching {
 };
 
 /* Do the open calls stop?  --with-inotify's always; the input's
- * (measure/inputs.h) unless the filter would exist for them alone and
+ * (measure/opens.h) unless the filter would exist for them alone and
  * need no_new_privs (a user's task in a cgroup: setuid programs would
  * lose their privileges for a figure). */
 static bool trap_opens(const struct tp_track_start *s)

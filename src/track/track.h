@@ -181,7 +181,7 @@ struct tp_track_start {
 	enum tp_tracking mode;
 	bool exec_events;		/* sink.exec() wanted */
 	bool trap_opens;		/* --with-inotify: open calls stop */
-	/* the task's input (measure/inputs.h): open calls stop too, where
+	/* the task's input (measure/opens.h): open calls stop too, where
 	 * that adds no no_new_privs a filter would not have had anyway */
 	bool input_opens;
 	bool trap_net;			/* connect and accept stop */

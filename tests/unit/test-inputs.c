@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test-inputs.c: the input set (measure/inputs.h): which open flags read,
+/* test-inputs.c: the input set (measure/opens.h): which open flags read,
  * each file once by inode (a hard link, a second open), its size at the
  * open, and what is no input (a new file, a directory, a FIFO, a device,
  * /proc); unknown and partial figures. */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "measure/inputs.h"
+#include "measure/opens.h"
 #include "tap.h"
 
 static void flags(void)

@@ -174,9 +174,9 @@ static void put_node(FILE *f, const struct rp_job_node *nd)
 	fputs("  node ", f);
 	safetext_put(f, nd->host ? nd->host : "(unknown)");
 	fprintf(f, ": tasks %zu", nd->tasks);
-	put_num(f, "cpu_time", nd->cpu_time, " s");
-	put_num(f, "memory", nd->memory, " MB");
-	put_num(f, "cores", nd->cores, "");
+	put_num(f, rp_res_fig(RP_CPU_TIME)->name, nd->cpu_time, " s");
+	put_num(f, rp_res_fig(RP_MEMORY)->name, nd->memory, " MB");
+	put_num(f, rp_res_fig(RP_CORES)->name, nd->cores, "");
 	put_num(f, "span", nd->span, " s");
 	fputc('\n', f);
 }
@@ -188,9 +188,9 @@ static void put_job(FILE *f, const struct rp_job *j)
 	fputs("job ", f);
 	safetext_put(f, j->name);
 	fprintf(f, ": nodes %zu tasks %zu", j->nodes, j->tasks);
-	put_num(f, "cpu_time", j->cpu_time, " s");
+	put_num(f, rp_res_fig(RP_CPU_TIME)->name, j->cpu_time, " s");
 	put_num(f, "wall", j->wall, " s");
-	put_num(f, "cores", j->cores, j->cores_asked ? " (allocated)" : " (used)");
+	put_num(f, rp_res_fig(RP_CORES)->name, j->cores, j->cores_asked ? " (allocated)" : " (used)");
 	put_num(f, "efficiency", isnan(j->efficiency) ? NAN : 100 * j->efficiency, "%");
 	fputc('\n', f);
 	if (j->no_cpu)

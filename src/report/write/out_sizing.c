@@ -234,7 +234,7 @@ static void line_text(FILE *f, const char *what, const char *unit, const struct 
 
 void rp_sizing_text_lines(FILE *f, const struct rp_rec *r)
 {
-	line_text(f, "memory", "MB", &r->line[RP_L_MEMORY]);
+	line_text(f, rp_res_fig(RP_MEMORY)->name, "MB", &r->line[RP_L_MEMORY]);
 	line_text(f, "wall time", "s", &r->line[RP_L_WALL_TIME]);
 }
 
