@@ -41,7 +41,8 @@ struct tp_outfile {
 struct tp_reserve {
 	int dfd;		/* owned unless it is pinned_fd */
 	int fd;
-	char *tmp;		/* its name in dfd */
+	char *tmp;		/* its name in dfd; NULL while it has none
+				 * (O_TMPFILE: a run killed leaves nothing) */
 };
 
 /* Split @path into a directory (malloc'd) and a final component. */
@@ -604,6 +605,48 @@ int outfile_close(struct tp_outfile *f)
 	return r;
 }
 
+/* Give the unnamed file @fd (O_TMPFILE) a new name beside @base in @dfd,
+ * into *@tmp (malloc'd): 0, or -1 (errno). */
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+static int name_tmp(int dfd, int fd, const char *base, char **tmp)
+{
+	char self[40];
+	int i;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	for (i = 0; i < CREATE_TRIES; i++) {
+		char rnd[7];
+
+		random_suffix(rnd);
+		*tmp = xasprintf("%s.tmp%s", base, rnd);
+		/* (AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc, a mounted /proc) */
+		if (linkat(fd, "", dfd, *tmp, AT_EMPTY_PATH) == 0 ||
+		    (errno != EEXIST && linkat(AT_FDCWD, self, dfd, *tmp, AT_SYMLINK_FOLLOW) == 0))
+			return 0;
+		free(*tmp);
+		*tmp = NULL;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* The reserve's file: unnamed (O_TMPFILE, so that a run killed at any
+ * moment leaves nothing behind) where the file system has them, else a
+ * new temporary file beside @base (its name into *@tmp). */
+static int reserve_file(int dfd, const char *base, char **tmp)
+{
+	int fd = openat(dfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+
+	if (fd >= 0) {
+		keep_narrower_mode(dfd, base, fd);
+		return fd;
+	}
+	return create_tmp(dfd, base, tmp);
+}
+
 struct tp_reserve *outfile_reserve(const char *path, size_t bytes)
 {
 	const char *base;
@@ -613,7 +656,7 @@ struct tp_reserve *outfile_reserve(const char *path, size_t bytes)
 
 	if (dfd < 0)
 		return NULL;
-	fd = create_tmp(dfd, base, &tmp);
+	fd = reserve_file(dfd, base, &tmp);
 	if (fd < 0) {
 		err = errno;
 		dir_close(dfd);
@@ -623,7 +666,8 @@ struct tp_reserve *outfile_reserve(const char *path, size_t bytes)
 	err = posix_fallocate(fd, 0, (off_t)bytes);
 	if (err) {
 		close(fd);
-		unlinkat(dfd, tmp, 0);
+		if (tmp)
+			unlinkat(dfd, tmp, 0);
 		free(tmp);
 		dir_close(dfd);
 		errno = err;
@@ -655,6 +699,13 @@ int outfile_write_reserved(const char *path, const void *data, size_t len,
 		return -1;
 	debug_msg("writing %s: %s, using the reserved space", path, strerror(e));
 	keep_narrower_mode(r->dfd, base, r->fd);
+	if (!r->tmp && name_tmp(r->dfd, r->fd, base, &r->tmp) < 0) {
+		e = errno;
+		outfile_reserve_free(r);
+		*rp = NULL;
+		errno = e;
+		return -1;
+	}
 	ret = finish(r->dfd, r->fd, r->tmp, base, data, len);
 	e = errno;
 	dir_close(r->dfd);
@@ -670,7 +721,8 @@ void outfile_reserve_free(struct tp_reserve *r)
 	if (!r)
 		return;
 	close(r->fd);
-	unlinkat(r->dfd, r->tmp, 0);
+	if (r->tmp)
+		unlinkat(r->dfd, r->tmp, 0);
 	dir_close(r->dfd);
 	free(r->tmp);
 	free(r);
