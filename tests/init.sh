@@ -60,6 +60,14 @@ skip_all()
 	exit 0
 }
 
+# sources_only: a check of the sources, the same whatever the build: the
+# plain build's suite runs it, the sanitizers' and valgrind's skip it
+sources_only()
+{
+	[ -z "$TPMON_WRAPPER" ] && [ -z "$TPMON_SANITIZED" ] ||
+		skip_all "a check of the sources, the same in every build: the plain build's suite runs it"
+}
+
 # skip REASON N: the next N test points cannot run here: each is written
 # as passed with a SKIP directive (TAP), so the plan still adds up.
 skip()
