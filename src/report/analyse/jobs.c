@@ -169,14 +169,24 @@ static void put_num(FILE *f, const char *name, double v, const char *unit)
 		fprintf(f, " %s %.3f%s", name, v, unit);
 }
 
+/* Figure @r: its name and unit from the table of figures, then @after. */
+static void put_fig(FILE *f, enum rp_res r, double v, const char *after)
+{
+	const struct tp_fig_info *fi = rp_res_fig(r);
+	char unit[48];
+
+	snprintf(unit, sizeof(unit), " %s%s", fi->unit, after);
+	put_num(f, fi->name, v, unit);
+}
+
 static void put_node(FILE *f, const struct rp_job_node *nd)
 {
 	fputs("  node ", f);
 	safetext_put(f, nd->host ? nd->host : "(unknown)");
 	fprintf(f, ": tasks %zu", nd->tasks);
-	put_num(f, rp_res_fig(RP_CPU_TIME)->name, nd->cpu_time, " s");
-	put_num(f, rp_res_fig(RP_MEMORY)->name, nd->memory, " MB");
-	put_num(f, rp_res_fig(RP_CORES)->name, nd->cores, "");
+	put_fig(f, RP_CPU_TIME, nd->cpu_time, "");
+	put_fig(f, RP_MEMORY, nd->memory, "");
+	put_fig(f, RP_CORES, nd->cores, "");
 	put_num(f, "span", nd->span, " s");
 	fputc('\n', f);
 }
@@ -188,9 +198,9 @@ static void put_job(FILE *f, const struct rp_job *j)
 	fputs("job ", f);
 	safetext_put(f, j->name);
 	fprintf(f, ": nodes %zu tasks %zu", j->nodes, j->tasks);
-	put_num(f, rp_res_fig(RP_CPU_TIME)->name, j->cpu_time, " s");
+	put_fig(f, RP_CPU_TIME, j->cpu_time, "");
 	put_num(f, "wall", j->wall, " s");
-	put_num(f, rp_res_fig(RP_CORES)->name, j->cores, j->cores_asked ? " (allocated)" : " (used)");
+	put_fig(f, RP_CORES, j->cores, j->cores_asked ? " (allocated)" : " (used)");
 	put_num(f, "efficiency", isnan(j->efficiency) ? NAN : 100 * j->efficiency, "%");
 	fputc('\n', f);
 	if (j->no_cpu)
