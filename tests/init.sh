@@ -314,6 +314,9 @@ for_other_user()
 	cp -p "$TPMON" "$tmp/pub/tpmon" &&
 		cp -pR "$HELPERS/." "$tmp/pub/helpers/" &&
 		chmod -R go+rX "$tmp/pub" || bail_out "cannot copy tpmon and the helpers to $tmp/pub"
+	# the test's private TMPDIR too, open to all as /tmp is: valgrind, as
+	# TPMON_WRAPPER, writes there, and exits 1 where it cannot
+	chmod 1777 "$TMPDIR" || bail_out "cannot open $TMPDIR to other users"
 	TPMON=$tmp/pub/tpmon
 	HELPERS=$tmp/pub/helpers
 }

@@ -10,6 +10,13 @@
 #include "cgroup/cgrun.h"
 #include "cgroup/sdbus.h"
 
+/* How long the user's systemd may take to answer and start the scope, the
+ * connection included: a few ms on a quiet host, but a loaded one (or a
+ * VM under emulation) took over 2 s.  systemd-run waits 25 s; a bus that
+ * is not there fails at once, so only a systemd that is there but slow
+ * costs this wait. */
+#define SCOPE_TIMEOUT_MS 10000
+
 int cgrun_scope_open(struct tp_cgrun *c, const char *path, char *why, size_t size)
 {
 	char cg[8192], no[256];
@@ -19,7 +26,7 @@ int cgrun_scope_open(struct tp_cgrun *c, const char *path, char *why, size_t siz
 		why[0] = '\0';	/* not a cgroup v2 host: nothing to say */
 		return -1;
 	}
-	if (sdbus_wanted(cg, no, sizeof(no)) < 0 || sdbus_scope(2000, no, sizeof(no)) < 0)
+	if (sdbus_wanted(cg, no, sizeof(no)) < 0 || sdbus_scope(SCOPE_TIMEOUT_MS, no, sizeof(no)) < 0)
 		return cgrun_why(why, size, "no systemd scope: %s", no);
 	if (cgrun_v2_open(c, path, why, size) < 0)
 		return -1;
