@@ -190,13 +190,21 @@ static int check_planted(const struct rp_options *o)
 	return 0;
 }
 
-/* --by=job: the jobs table on stdout.  0, or 1 when it cannot be written. */
-static int jobs_report(const struct rp_store *st)
+/* --by=job: the jobs table on stdout (unless --json or --csv is "-"),
+ * and --json, --csv.  0, or 1 when one cannot be written. */
+static int jobs_report(const struct rp_options *o, const struct rp_store *st)
 {
 	struct rp_job *j;
 	size_t nojob, n = rp_jobs_build(st, &j, &nojob);
-	int r = rp_jobs_text(stdout, j, n, nojob);
+	bool to_stdout = (o->json && !strcmp(o->json, "-")) || (o->csv && !strcmp(o->csv, "-"));
+	int r = 0;
 
+	if (!to_stdout && rp_jobs_text(stdout, j, n, nojob) < 0)
+		r = -1;
+	if (o->json && rp_out_jobs_json(o->json, j, n, nojob) < 0)
+		r = -1;
+	if (o->csv && rp_out_jobs_csv(o->csv, j, n) < 0)
+		r = -1;
 	rp_jobs_free(j, n);
 	return r < 0 ? 1 : 0;
 }
@@ -237,7 +245,7 @@ int report_main(int argc, char **argv)
 		return status;
 	}
 	if (o.by == RP_BY_JOB) {
-		status = jobs_report(&st);
+		status = jobs_report(&o, &st);
 		rp_store_free(&st);
 		return status;
 	}

@@ -54,7 +54,8 @@ static void usage(void)
 "                               job:NAME; sacct's JobID): nodes, tasks, summed\n"
 "                               CPU time, each node's memory and cores, wall\n"
 "                               time (the longest node span: clocks of hosts\n"
-"                               are never compared), efficiency\n"
+"                               are never compared), efficiency; with --json\n"
+"                               or --csv, the same as JSON or CSV\n"
 "  --max=RES=VALUE              explicit maximum for the allocations of RES\n"
 "                               (cores, memory, disk; e.g. memory=4G),\n"
 "                               as a category's max resources in cctools\n"
@@ -227,10 +228,14 @@ int rp_options_parse(struct rp_options *o, int argc, char **argv)
 		}
 		}
 	}
-	if (o->by == RP_BY_JOB && (o->csv || o->json || o->plots || o->html || o->timeline ||
-				   o->sizing.on || o->sizing.nemit)) {
-		error_msg("report: --by=job writes the jobs table alone: not with --csv, --json, "
-			  "--plots, --html, --timeline, --recommend or --emit");
+	if (o->by == RP_BY_JOB && (o->plots || o->html || o->timeline ||
+				   o->sizing.on || o->sizing.nemit || o->sizing.replay_csv)) {
+		error_msg("report: --by=job writes the jobs table, --json and --csv alone: not "
+			  "with --plots, --html, --timeline, --recommend, --emit or --replay-csv");
+		return -1;
+	}
+	if (o->json && o->csv && !strcmp(o->json, "-") && !strcmp(o->csv, "-")) {
+		error_msg("report: --json and --csv cannot both be written to standard output");
 		return -1;
 	}
 	o->inputs = argv + optind;

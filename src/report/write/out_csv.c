@@ -12,7 +12,9 @@
  * a carriage return) gets a ' in front, as OWASP recommends; numbers are
  * never quoted nor prefixed, so pandas reads them as numbers.  Invalid
  * UTF-8 becomes U+FFFD.  And --replay-csv, the replay's figures of every
- * strategy side by side, per group and in total, the same way. */
+ * strategy side by side, per group and in total, the same way.  And
+ * --by=job's: a row per job (scope "job"), then one per host of it
+ * (scope "host"), the figures as --json=FILE gives them. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include "basic/outfile.h"
 #include "basic/messages.h"
+#include "report/analyse/jobs.h"
 #include "report/write/output.h"
 #include "basic/safetext.h"
 
@@ -171,5 +174,64 @@ int rp_out_replay_csv(const char *path, const struct rp_sizing *z, const struct 
 			tally_row(f, "group", c[i].group->name, &z->strat[s], &z->rep[s][i].rec);
 	for (s = 0; s < z->nstrat; s++)
 		tally_row(f, "total", NULL, &z->strat[s], &z->total[s].rec);
+	return csv_close(path, f, &buf, &len);
+}
+
+/* a figure's cell: empty when unknown */
+static void num_cell(FILE *f, double v)
+{
+	if (!isnan(v))
+		fprintf(f, "%.6f", v);
+}
+
+static void job_row(FILE *f, const struct rp_job *j)
+{
+	fputs("job,", f);
+	cell(f, j->name);
+	fprintf(f, ",,%zu,%zu,%zu,", j->nodes, j->tasks, j->no_cpu);
+	num_cell(f, j->cpu_time);
+	fputs(",,", f);	/* memory: per host */
+	num_cell(f, j->cores);
+	fprintf(f, ",%s,", j->cores_asked ? "allocation" : "use");
+	num_cell(f, j->wall);
+	fputc(',', f);
+	num_cell(f, isnan(j->efficiency) ? NAN : 100 * j->efficiency);
+	fputc('\n', f);
+}
+
+static void host_row(FILE *f, const struct rp_job *j, const struct rp_job_node *nd)
+{
+	fputs("host,", f);
+	cell(f, j->name);
+	fputc(',', f);
+	cell(f, nd->host);
+	fprintf(f, ",,%zu,,", nd->tasks);
+	num_cell(f, nd->cpu_time);
+	fputc(',', f);
+	num_cell(f, nd->memory > 0 ? nd->memory : NAN);
+	fputc(',', f);
+	num_cell(f, nd->cores > 0 ? nd->cores : NAN);
+	fputs(",,", f);
+	num_cell(f, nd->span);
+	fputs(",\n", f);
+}
+
+int rp_out_jobs_csv(const char *path, const struct rp_job *j, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0, i, k;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("scope,job,host,nodes,tasks,tasks_without_cpu_time,cpu_time_s,memory_mb,"
+	      "cores,cores_from,wall_time_s,efficiency_percent\n", f);
+	for (i = 0; i < n; i++) {
+		job_row(f, &j[i]);
+		for (k = 0; k < j[i].nodes; k++)
+			host_row(f, &j[i], &j[i].node[k]);
+	}
 	return csv_close(path, f, &buf, &len);
 }

@@ -43,6 +43,13 @@ int rp_out_csv(const char *path, const struct rp_store *st,
  * replay's figures (out_csv.c).  0, or -1 after an error message. */
 int rp_out_replay_csv(const char *path, const struct rp_sizing *z, const struct rp_cat *c);
 
+struct rp_job;
+/* --by=job's --json and --csv (out_json.c, out_csv.c): the @n jobs @j,
+ * and with JSON the @nojob tasks that named none.  0, or -1 after an
+ * error message. */
+int rp_out_jobs_json(const char *path, const struct rp_job *j, size_t n, size_t nojob);
+int rp_out_jobs_csv(const char *path, const struct rp_job *j, size_t n);
+
 /* Write @len bytes as the new file @path, all at once (temporary file and
  * rename, as tpmon's other outputs).  0, or -1 with errno set. */
 int rp_write_file(const char *path, const void *data, size_t len);
