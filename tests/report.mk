@@ -22,6 +22,10 @@ UNIT_TESTS += tests/unit/test-report-store
 tests_unit_test_report_store_SOURCES = tests/unit/test-report-store.c tests/unit/tap.h
 tests_unit_test_report_store_LDADD = $(REPORT_LIBS)
 UNIT_TESTS += tests/unit/test-report-labels
+# the pictures' colours for how a task ended, under simulated colour vision
+UNIT_TESTS += tests/unit/test-report-endstyle
+tests_unit_test_report_endstyle_SOURCES = tests/unit/test-report-endstyle.c tests/unit/tap.h
+tests_unit_test_report_endstyle_LDADD = $(REPORT_LIBS) -lm
 UNIT_TESTS += tests/unit/test-report-batchread
 tests_unit_test_report_batchread_SOURCES = tests/unit/test-report-batchread.c tests/unit/tap.h
 tests_unit_test_report_batchread_LDADD = $(REPORT_LIBS)

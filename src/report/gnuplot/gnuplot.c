@@ -13,6 +13,13 @@
 #include <unistd.h>
 #include "basic/messages.h"
 #include "report/gnuplot/gnuplot.h"
+
+/* blue filled circle, orange filled triangle, black cross */
+const struct gp_endstyle gp_endstyle[GP_ENDSTYLES] = {
+	{ "succeeded", "#0072b2", 7 },
+	{ "stopped at a limit", "#e69f00", 11 },
+	{ "failed", "#000000", 2 },
+};
 #include "report/files/infile.h"
 #include "basic/safetext.h"
 #include "basic/xmalloc.h"

@@ -18,6 +18,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* How the pictures draw the way a task ended, indexed by enum rp_end
+ * (0 succeeded, 1 stopped at a limit, 2 failed; a running task is not
+ * drawn): its words, a colour from Okabe and Ito's palette and a point
+ * shape of its own, so that each is told from the others by any reader,
+ * in grey too.  tests/unit/test-report-endstyle.c holds the colours
+ * apart under simulated protanopia, deuteranopia and tritanopia. */
+struct gp_endstyle {
+	const char *label;
+	const char *color;	/* "#RRGGBB" */
+	int pt;			/* gnuplot's point type */
+};
+#define GP_ENDSTYLES 3
+extern const struct gp_endstyle gp_endstyle[GP_ENDSTYLES];
+
 struct gp {
 	const char *who;	/* message prefix ("plot", "report"), borrowed */
 	char *dir;		/* the private temporary directory, owned */

@@ -304,9 +304,6 @@ static int histogram(struct gp *g, const char *dir, size_t index, const char *na
 	return 0;
 }
 
-static const char *const end_label[] = { "succeeded", "stopped at a limit", "failed" };
-static const char *const end_color[] = { "#1b9e77", "#d95f02", "#c0392b" };
-
 /* The data files @index-scatter-E.dat, one per way a task ended (E):
  * wall time and memory of @c's tasks that have both.  Their paths in
  * @data, their lines in @count.  0, or -1 after a message. */
@@ -392,8 +389,8 @@ static char *scatter_points(char *const data[3], const size_t count[3])
 		if (any++)
 			fputs(", ", m);
 		gp_file(m, data[e]);
-		fprintf(m, " using 1:2 with points pt 7 ps 0.6 lc rgb '%s' title '%s (%zu)'",
-			end_color[e], end_label[e], count[e]);
+		fprintf(m, " using 1:2 with points pt %d ps 0.9 lc rgb '%s' title '%s (%zu)'",
+			gp_endstyle[e].pt, gp_endstyle[e].color, gp_endstyle[e].label, count[e]);
 	}
 	fclose(m);
 	if (!any) {

@@ -416,11 +416,19 @@ static void script(FILE *s, const struct rp_tl_layout *l, const struct key *key,
 	key_entries(s, key->g, key->ng, key->slot, key->nother);
 	fputs(", ", s);
 	gp_file(s, bars[1]);
-	fprintf(s, " using 1:2 with points pt 2 ps %.2f lw 2 lc rgb '#000000' %s, ", mark,
-		marks[0] ? "title \"failed\"" : "notitle");
+	fprintf(s, " using 1:2 with points pt %d ps %.2f lw 2 lc rgb '%s' ", gp_endstyle[RP_FAILED].pt,
+		mark, gp_endstyle[RP_FAILED].color);
+	if (marks[0])
+		fprintf(s, "title \"%s\", ", gp_endstyle[RP_FAILED].label);
+	else
+		fputs("notitle, ", s);
 	gp_file(s, bars[2]);
-	fprintf(s, " using 1:2 with points pt 11 ps %.2f lc rgb '#d62728' %s\n", mark * 1.1,
-		marks[1] ? "title \"stopped at a limit\"" : "notitle");
+	fprintf(s, " using 1:2 with points pt %d ps %.2f lc rgb '%s' ", gp_endstyle[RP_EXHAUSTED].pt,
+		mark * 1.1, gp_endstyle[RP_EXHAUSTED].color);
+	if (marks[1])
+		fprintf(s, "title \"%s\"\n", gp_endstyle[RP_EXHAUSTED].label);
+	else
+		fputs("notitle\n", s);
 	/* bottom: what ran at once */
 	fprintf(s, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
 		split - 10.0 / height, 55.0 / height);
