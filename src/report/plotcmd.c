@@ -82,7 +82,7 @@ int plot_main(int argc, char **argv)
 	struct gp g = { 0 };
 	struct rp_series s;
 	struct rp_run run;
-	double t0;
+	double t0, span;
 	bool svg;
 	int r = parse(argc, argv, &template, &out), status = 1;
 
@@ -111,8 +111,13 @@ int plot_main(int argc, char **argv)
 	if (gp_open(&g, "plot") < 0)
 		goto out;
 	made = gp_path(&g, svg ? "plot.svg" : "plot.png");
-	rp_panels_script(g.script, made, svg, series, &s, &run, t0,
-			 run.wall > 0 ? run.wall : s.last - t0 > 0 ? s.last - t0 : 1);
+	/* the time axis holds every sample: the series' last line may come
+	 * after the summary's end (a slow monitor's final sample; gnuplot
+	 * failed on a panel whose only known point lay past the axis) */
+	span = run.wall > 0 ? run.wall : 1;
+	if (s.last - t0 > span)
+		span = s.last - t0;
+	rp_panels_script(g.script, made, svg, series, &s, &run, t0, span);
 	if (gp_run(&g) == 0 && publish(&g, made, out) == 0)
 		status = 0;
 	gp_close(&g);
