@@ -64,7 +64,7 @@ struct rp_line {
 };
 
 enum rp_engine { RP_E_NEXTFLOW, RP_E_SNAKEMAKE, RP_E_SLURM, RP_E_TASKVINE,
-		 RP_E_WORKQUEUE, RP_E__COUNT };
+		 RP_E_WORKQUEUE, RP_E_HTCONDOR, RP_E__COUNT };
 
 struct rp_emit {
 	enum rp_engine engine;

@@ -11,7 +11,7 @@
 #include "report/write/sizing_out.h"
 
 static const char *const engines[RP_E__COUNT] = {
-	"nextflow", "snakemake", "slurm", "taskvine", "workqueue"
+	"nextflow", "snakemake", "slurm", "taskvine", "workqueue", "htcondor"
 };
 
 int rp_emit_parse(const char *arg, struct rp_sizing_opts *o, char *why, size_t len)
@@ -32,7 +32,7 @@ int rp_emit_parse(const char *arg, struct rp_sizing_opts *o, char *why, size_t l
 			return 0;
 		}
 	snprintf(why, len, "'%s' is not ENGINE:FILE with ENGINE nextflow, snakemake, "
-		 "slurm, taskvine or workqueue", arg);
+		 "slurm, taskvine, workqueue or htcondor", arg);
 	return -1;
 }
 
@@ -82,6 +82,7 @@ static int emit_one(const struct rp_emit *e, const struct rp_sizing *z,
 	case RP_E_SLURM: r = rp_emit_slurm(f, z, c); break;
 	case RP_E_TASKVINE: r = rp_emit_cctools(f, z, c, max, true); break;
 	case RP_E_WORKQUEUE: r = rp_emit_cctools(f, z, c, max, false); break;
+	case RP_E_HTCONDOR: r = rp_emit_htcondor(f, z, c, max); break;
 	default: break;
 	}
 	if (fclose(f) != 0 || r < 0 || rp_write_file(e->path, buf, len) < 0) {

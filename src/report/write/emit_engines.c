@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* emit_engines.c: the recommendations as a Snakemake profile (7.21's
  * set-threads and set-resources lists), as #SBATCH lines per Slurm job
- * name, and as a Python snippet that gives a TaskVine or Work Queue
+ * name, as HTCondor submit-description lines per group, and as a Python
+ * snippet that gives a TaskVine or Work Queue
  * manager each category's first allocation and mode. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -127,6 +128,60 @@ int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 			fprintf(f, "#SBATCH --tmp=%" PRId64 "M\n", r->disk);
 		if (r->wall_time >= 0)
 			slurm_time(f, r->wall_time);
+	}
+	left_out(f, none, 0, "", z, c, none_why);
+	return written;
+}
+
+/* The memory (MB) of a second attempt, within --max; -1: none.  As the
+ * Nextflow config's: quantile doubles it (the task.attempt pattern),
+ * throughput and waste take cctools' retry, max and input have none (a
+ * group's largest task already fits). */
+static int64_t retry_memory(const struct rp_rec *r, const double max[RP_A__COUNT])
+{
+	int64_t v = -1;
+
+	if (r->strat.s == RP_S_QUANTILE)
+		v = 2 * r->memory;
+	else if (r->strat.s == RP_S_THROUGHPUT || r->strat.s == RP_S_WASTE)
+		v = r->retry[RP_A_MEMORY];
+	if (v > 0 && max[RP_A_MEMORY] >= 0 && v > (int64_t)max[RP_A_MEMORY])
+		v = (int64_t)max[RP_A_MEMORY];
+	return v > r->memory ? v : -1;
+}
+
+int rp_emit_htcondor(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
+		     const double max[RP_A__COUNT])
+{
+	size_t i, none = 0;
+	int written = 0;
+
+	header(f, z, "HTCondor requests");
+	fputs("# Use: copy a group's lines into its submit description (HTCondor 23\n"
+	      "# or later). request_memory and retry_request_memory are in MB,\n"
+	      "# request_disk in KiB, allowed_execute_duration in seconds: condor_submit's\n"
+	      "# own units. A job evicted for its memory runs again with\n"
+	      "# retry_request_memory.\n"
+	      "# Names are shown with each byte but [A-Za-z0-9._+-] as %XX.\n", f);
+	for (i = 0; i < z->ng; i++) {
+		const struct rp_rec *r = &z->rec[0][i];
+		int64_t retry = retry_memory(r, max);
+
+		if (!r->has) {
+			none++;
+			continue;
+		}
+		fputs("\n# group: ", f);
+		rp_percent(f, c[i].group->name);
+		written++;
+		fprintf(f, "\nrequest_cpus = %" PRId64 "\nrequest_memory = %" PRId64 "\n",
+			r->cores, r->memory);
+		if (r->disk >= 0)
+			fprintf(f, "request_disk = %" PRId64 "\n", r->disk * 1024);
+		if (retry > 0)
+			fprintf(f, "retry_request_memory = %" PRId64 "\n", retry);
+		if (r->wall_time >= 0)
+			fprintf(f, "allowed_execute_duration = %" PRId64 "\n", r->wall_time);
 	}
 	left_out(f, none, 0, "", z, c, none_why);
 	return written;

@@ -36,6 +36,11 @@ void rp_emit_nf_line(FILE *f, const char *key, const struct rp_line *l, bool mem
 /* Why a group is left out of a Snakemake file, or NULL. */
 const char *rp_smk_why(const struct rp_rec *r, const char *name);
 int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c);
+/* Submit-description lines per group for HTCondor (23 or later): the
+ * requests, and retry_request_memory from the strategy's retry, within
+ * --max's memory. */
+int rp_emit_htcondor(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
+		     const double max[RP_A__COUNT]);
 int rp_emit_cctools(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		    const double max[RP_A__COUNT], bool vine);
 
