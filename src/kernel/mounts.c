@@ -119,3 +119,61 @@ int mounts_dev_full(dev_t dev, char *point, size_t size, bool *inodes)
 		return -1;
 	return d.found;
 }
+
+bool mounts_local_fstype(const char *fstype)
+{
+	static const char *const local[] = {
+		"tmpfs", "ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "vfat", "exfat",
+		"zfs", "jfs", "overlay", "bcachefs",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		if (strcmp(fstype, local[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Is "ro" one of the comma-separated @options? */
+static bool read_only(const char *options)
+{
+	size_t n = strlen(options);
+
+	return strcmp(options, "ro") == 0 || strncmp(options, "ro,", 3) == 0 ||
+	       strstr(options, ",ro,") || (n > 3 && strcmp(options + n - 3, ",ro") == 0);
+}
+
+struct roomy {
+	dev_t *devs;
+	size_t max, n;
+};
+
+static int add_roomy(const struct tp_mount *m, void *arg)
+{
+	struct roomy *r = arg;
+	dev_t dev = makedev(m->major, m->minor);
+	struct statvfs sv;
+	size_t i;
+
+	if (!mounts_local_fstype(m->fstype) || read_only(m->super))
+		return 0;
+	for (i = 0; i < r->n; i++)
+		if (r->devs[i] == dev)
+			return 0;
+	if (statvfs(m->point, &sv) < 0 || (uint64_t)sv.f_bavail * sv.f_frsize < 65536 ||
+	    (sv.f_files > 0 && sv.f_favail == 0))
+		return 0;
+	r->devs[r->n++] = dev;
+	return r->n == r->max;
+}
+
+int mounts_roomy(dev_t *devs, size_t max)
+{
+	struct roomy r = { devs, max, 0 };
+
+	if (max == 0)
+		return 0;
+	if (mounts_each(add_roomy, &r) < 0)
+		return -1;
+	return (int)r.n;
+}

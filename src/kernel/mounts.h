@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* mounts.h: /proc/self/mountinfo, line by line (a pure parser, and a walk
- * over tpmon's own mount table), and whether the file system of a device
- * is full (statvfs of its mount point). */
+ * over tpmon's own mount table), whether the file system of a device is
+ * full (statvfs of its mount point), and which local file systems have
+ * room. */
 #ifndef TPMON_MOUNTS_H
 #define TPMON_MOUNTS_H
 
@@ -31,5 +32,14 @@ int mounts_each(int (*fn)(const struct tp_mount *m, void *arg), void *arg);
  * unprivileged user)?  1 (its mount point in @point, which inodes ran
  * out in *@inodes), 0, or -1 when no mount of @dev can be looked at. */
 int mounts_dev_full(dev_t dev, char *point, size_t size, bool *inodes);
+
+/* Is @fstype a local disk or memory file system (ext4, xfs, tmpfs...),
+ * whose statvfs never waits on a network? */
+bool mounts_local_fstype(const char *fstype);
+
+/* The devices of the local, writable file systems that have room (at
+ * least 64 KiB and an inode free), at most @max into @devs; their
+ * number, or -1 when the mount table is unreadable. */
+int mounts_roomy(dev_t *devs, size_t max);
 
 #endif

@@ -81,8 +81,9 @@ static void ran(const struct tp_end_in *in, struct tp_end *out)
 	how(in, h, sizeof(h));
 	if (failed && in->full) {
 		out->cause = TP_END_NO_SPACE;
-		snprintf(out->detail, sizeof(out->detail), "%s; the file system at %s has no %s left",
-			 h, in->full_point, in->full_inodes ? "inodes" : "space");
+		snprintf(out->detail, sizeof(out->detail), "%s; the file system at %s has no %s left%s",
+			 h, in->full_point, in->full_inodes ? "inodes" : "space",
+			 in->full_filled ? " (it had room when the task started)" : "");
 	} else if (in->signal) {
 		out->cause = TP_END_SIGNAL;
 		signal_detail(in, out);
@@ -172,6 +173,8 @@ struct tp_endwatch {
 	struct tp_oom_found oom;
 	dev_t devs[ENDWATCH_DEVS];
 	size_t ndevs;
+	dev_t roomy[ENDWATCH_DEVS];	/* local file systems with room at the start */
+	int nroomy;
 	char point[512];
 };
 
@@ -198,7 +201,20 @@ struct tp_endwatch *endwatch_start(const char *own, const char **dirs)
 	for (; dirs && *dirs; dirs++)
 		if (stat(*dirs, &st) == 0)
 			endwatch_dev(w, st.st_dev);
+	w->nroomy = mounts_roomy(w->roomy, ENDWATCH_DEVS);
 	return w;
+}
+
+/* A local file system that had room at the start and is full now: 1
+ * (its mount point in w->point), else 0. */
+static int filled(struct tp_endwatch *w, struct tp_end_in *in)
+{
+	int i;
+
+	for (i = 0; i < w->nroomy; i++)
+		if (mounts_dev_full(w->roomy[i], w->point, sizeof(w->point), &in->full_inodes) == 1)
+			return 1;
+	return 0;
 }
 
 void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in)
@@ -213,6 +229,10 @@ void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in)
 			in->full_point = w->point;
 			return;
 		}
+	if (failed && filled(w, in)) {
+		in->full = in->full_filled = true;
+		in->full_point = w->point;
+	}
 }
 
 static void written_dev(void *w, dev_t dev)

@@ -55,6 +55,8 @@ struct tp_end_in {
 	bool full;			/* a file system it wrote to is full: */
 	const char *full_point;		/* its mount point */
 	bool full_inodes;		/* out of inodes, not of space */
+	bool full_filled;		/* not known to be written to: it had room
+					 * when the task started */
 };
 
 /* The cause, signal, sender and detail from @in. */
@@ -70,7 +72,10 @@ struct tp_endwatch *endwatch_start(const char *own, const char **dirs);
 /* A file system the task wrote to (device @dev). */
 void endwatch_dev(struct tp_endwatch *w, dev_t dev);
 /* At the end: what the OOM counters say, and (when @failed) whether a
- * file system written to is full; fills the matching fields of @in,
+ * file system written to is full, else whether a local one that had room
+ * at the start is full now (the task may have written to it unseen: no
+ * opens are seen without --with-inotify); fills the matching
+ * fields of @in,
  * which point into @w, valid until endwatch_free(). */
 void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in);
 /* The summary's end, decided at the task's end from @r's exit and
