@@ -53,7 +53,9 @@ static int others_in(const char *dir, pid_t self)
 	for (p = buf; *p;) {
 		long pid = strtol(p, NULL, 10);
 
-		if (pid > 0 && pid != self)
+		/* 0: a process of another pid namespace, which this one
+		 * cannot see (tpmon in a container): another all the same */
+		if (pid >= 0 && pid != self && (pid > 0 || *p == '0'))
 			n++;
 		p = strchr(p, '\n');
 		if (!p)
