@@ -11,6 +11,8 @@
  *           argument in x3 (24). */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -321,4 +323,29 @@ int bpfasm_kprobe_attach(int type, int retbit, bool ret, const char *func, int p
 		return -1;
 	}
 	return fd;
+}
+
+static void *close_one(void *fd)
+{
+	close((int)(intptr_t)fd);
+	return NULL;
+}
+
+void bpfasm_close_all(int *fds, size_t n)
+{
+	pthread_t th[16];
+	size_t i, started = 0;
+
+	for (i = 0; i < n; i++) {
+		if (fds[i] < 0)
+			continue;
+		if (started < sizeof(th) / sizeof(th[0]) &&
+		    pthread_create(&th[started], NULL, close_one, (void *)(intptr_t)fds[i]) == 0)
+			started++;
+		else
+			close(fds[i]);
+		fds[i] = -1;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 }

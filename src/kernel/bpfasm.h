@@ -121,4 +121,12 @@ int bpfasm_kprobe_pmu(int *type, int *retbit, struct bpfasm_regs *r, char *why,
  * EINVAL: no such function, or not one that can be probed). */
 int bpfasm_kprobe_attach(int type, int retbit, bool ret, const char *func, int prog);
 
+/* Close the @n kprobes' descriptors @fds (-1: none) at once: each close
+ * waits the kernel's RCU grace periods for its unregistering (100 ms each
+ * in an emulated VM, 6 a run: the end path's 600 ms there became 300), so
+ * each is closed on a thread of its own and the waits overlap (those
+ * under the kernel's event_mutex do not); in order, on this thread, where
+ * a thread cannot be had.  Sets each to -1. */
+void bpfasm_close_all(int *fds, size_t n);
+
 #endif

@@ -585,9 +585,16 @@ void netprobe_free(struct tp_netprobe *np)
 
 	if (!np)
 		return;
-	for (k = 0; k < NLINKS; k++)
-		if (np->link[k] >= 0)
-			close(np->link[k]);
+	/* a kprobe's close waits grace periods: at once (bpfasm.h); a raw
+	 * tracepoint's does not, and threads would cost more than they save
+	 * (4.3 ms against 2.2 here) */
+	if (np->source == NETPROBE_KPROBES) {
+		bpfasm_close_all(np->link, NLINKS);
+	} else {
+		for (k = 0; k < NLINKS; k++)
+			if (np->link[k] >= 0)
+				close(np->link[k]);
+	}
 	for (k = 0; k < NPROGS; k++)
 		if (np->prog[k] >= 0)
 			close(np->prog[k]);
