@@ -104,14 +104,16 @@ static void slurm_time(FILE *f, int64_t s)
 		fprintf(f, "#SBATCH --time=%02d:%02d:00\n", (int)(m / 60), (int)(m % 60));
 }
 
-int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
+/* For each group with a usable task: a blank line, "# @label: " and its
+ * name as %XX, then @lines(its recommendation); then those without one,
+ * counted and named.  The groups written. */
+static int per_group(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
+		     const char *label, void (*lines)(FILE *f, const struct rp_rec *r,
+						      const double *max), const double *max)
 {
 	size_t i, none = 0;
 	int written = 0;
 
-	header(f, z, "Slurm requests");
-	fputs("# Use: copy a job name's #SBATCH lines into its batch script.\n"
-	      "# Names are shown with each byte but [A-Za-z0-9._+-] as %XX.\n", f);
 	for (i = 0; i < z->ng; i++) {
 		const struct rp_rec *r = &z->rec[0][i];
 
@@ -119,18 +121,33 @@ int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
 			none++;
 			continue;
 		}
-		fputs("\n# job: ", f);
+		fprintf(f, "\n# %s: ", label);
 		rp_percent(f, c[i].group->name);
+		fputc('\n', f);
+		lines(f, r, max);
 		written++;
-		fprintf(f, "\n#SBATCH --cpus-per-task=%" PRId64 "\n#SBATCH --mem=%" PRId64 "M\n",
-			r->cores, r->memory);
-		if (r->disk >= 0)
-			fprintf(f, "#SBATCH --tmp=%" PRId64 "M\n", r->disk);
-		if (r->wall_time >= 0)
-			slurm_time(f, r->wall_time);
 	}
 	left_out(f, none, 0, "", z, c, none_why);
 	return written;
+}
+
+static void sbatch_lines(FILE *f, const struct rp_rec *r, const double *max)
+{
+	(void)max;
+	fprintf(f, "#SBATCH --cpus-per-task=%" PRId64 "\n#SBATCH --mem=%" PRId64 "M\n",
+		r->cores, r->memory);
+	if (r->disk >= 0)
+		fprintf(f, "#SBATCH --tmp=%" PRId64 "M\n", r->disk);
+	if (r->wall_time >= 0)
+		slurm_time(f, r->wall_time);
+}
+
+int rp_emit_slurm(FILE *f, const struct rp_sizing *z, const struct rp_cat *c)
+{
+	header(f, z, "Slurm requests");
+	fputs("# Use: copy a job name's #SBATCH lines into its batch script.\n"
+	      "# Names are shown with each byte but [A-Za-z0-9._+-] as %XX.\n", f);
+	return per_group(f, z, c, "job", sbatch_lines, NULL);
 }
 
 /* The memory (MB) of a second attempt, within --max; -1: none.  As the
@@ -150,12 +167,23 @@ static int64_t retry_memory(const struct rp_rec *r, const double max[RP_A__COUNT
 	return v > r->memory ? v : -1;
 }
 
+static void submit_lines(FILE *f, const struct rp_rec *r, const double *max)
+{
+	int64_t retry = retry_memory(r, max);
+
+	fprintf(f, "request_cpus = %" PRId64 "\nrequest_memory = %" PRId64 "\n", r->cores,
+		r->memory);
+	if (r->disk >= 0)
+		fprintf(f, "request_disk = %" PRId64 "\n", r->disk * 1024);
+	if (retry > 0)
+		fprintf(f, "retry_request_memory = %" PRId64 "\n", retry);
+	if (r->wall_time >= 0)
+		fprintf(f, "allowed_execute_duration = %" PRId64 "\n", r->wall_time);
+}
+
 int rp_emit_htcondor(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 		     const double max[RP_A__COUNT])
 {
-	size_t i, none = 0;
-	int written = 0;
-
 	header(f, z, "HTCondor requests");
 	fputs("# Use: copy a group's lines into its submit description (HTCondor 23\n"
 	      "# or later). request_memory and retry_request_memory are in MB,\n"
@@ -163,28 +191,7 @@ int rp_emit_htcondor(FILE *f, const struct rp_sizing *z, const struct rp_cat *c,
 	      "# own units. A job evicted for its memory runs again with\n"
 	      "# retry_request_memory.\n"
 	      "# Names are shown with each byte but [A-Za-z0-9._+-] as %XX.\n", f);
-	for (i = 0; i < z->ng; i++) {
-		const struct rp_rec *r = &z->rec[0][i];
-		int64_t retry = retry_memory(r, max);
-
-		if (!r->has) {
-			none++;
-			continue;
-		}
-		fputs("\n# group: ", f);
-		rp_percent(f, c[i].group->name);
-		written++;
-		fprintf(f, "\nrequest_cpus = %" PRId64 "\nrequest_memory = %" PRId64 "\n",
-			r->cores, r->memory);
-		if (r->disk >= 0)
-			fprintf(f, "request_disk = %" PRId64 "\n", r->disk * 1024);
-		if (retry > 0)
-			fprintf(f, "retry_request_memory = %" PRId64 "\n", retry);
-		if (r->wall_time >= 0)
-			fprintf(f, "allowed_execute_duration = %" PRId64 "\n", r->wall_time);
-	}
-	left_out(f, none, 0, "", z, c, none_why);
-	return written;
+	return per_group(f, z, c, "group", submit_lines, max);
 }
 
 static const char *mode_name(const struct rp_strat *s, bool vine)

@@ -48,6 +48,17 @@ static void cell(FILE *f, const char *s)
 	free(text);
 }
 
+/* A memory stream for the file @path's rows (into *@buf and *@len), or
+ * NULL after an error message. */
+static FILE *csv_open(const char *path, char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		error_msg("cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
 /* Close @f, an open_memstream() of *@buf and *@len, and write what it
  * holds to @path ("-": standard output); frees *@buf.  0, or -1 after
  * an error message. */
@@ -159,12 +170,10 @@ int rp_out_replay_csv(const char *path, const struct rp_sizing *z, const struct 
 {
 	char *buf = NULL;
 	size_t len = 0, i, s;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = csv_open(path, &buf, &len);
 
-	if (!f) {
-		error_msg("cannot write %s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fputs("scope,group,strategy,tasks,fit_first_try,exceeded_first_try,"
 	      "failed_after_retries,failed_attempts,hours_lost,memory_mb_hours_allocated,"
 	      "memory_mb_hours_used,memory_mb_hours_wasted,core_hours_allocated,"
@@ -220,12 +229,10 @@ int rp_out_jobs_csv(const char *path, const struct rp_job *j, size_t n)
 {
 	char *buf = NULL;
 	size_t len = 0, i, k;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = csv_open(path, &buf, &len);
 
-	if (!f) {
-		error_msg("cannot write %s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fputs("scope,job,host,nodes,tasks,tasks_without_cpu_time,cpu_time_s,memory_mb,"
 	      "cores,cores_from,wall_time_s,efficiency_percent\n", f);
 	for (i = 0; i < n; i++) {
