@@ -154,9 +154,11 @@ static json_t *job_host(const struct rp_job_node *nd)
 
 	json_object_set_new(o, "host", nd->host ? jsontext_new(nd->host) : json_null());
 	json_object_set_new(o, "tasks", json_integer((json_int_t)nd->tasks));
-	json_object_set_new(o, "cpu_time", figure(nd->cpu_time, RP_CPU_TIME, NULL));
-	json_object_set_new(o, "memory", figure(nd->memory > 0 ? nd->memory : NAN, RP_MEMORY, NULL));
-	json_object_set_new(o, "cores", figure(nd->cores > 0 ? nd->cores : NAN, RP_CORES, NULL));
+	json_object_set_new(o, rp_res_fig(RP_CPU_TIME)->name, figure(nd->cpu_time, RP_CPU_TIME, NULL));
+	json_object_set_new(o, rp_res_fig(RP_MEMORY)->name,
+			    figure(nd->memory > 0 ? nd->memory : NAN, RP_MEMORY, NULL));
+	json_object_set_new(o, rp_res_fig(RP_CORES)->name,
+			    figure(nd->cores > 0 ? nd->cores : NAN, RP_CORES, NULL));
 	json_object_set_new(o, "span", figure(nd->span, -1, "s"));
 	return o;
 }
@@ -169,9 +171,9 @@ static json_t *job(const struct rp_job *j)
 	json_object_set_new(o, "job", jsontext_new(j->name));
 	json_object_set_new(o, "nodes", json_integer((json_int_t)j->nodes));
 	json_object_set_new(o, "tasks", json_integer((json_int_t)j->tasks));
-	json_object_set_new(o, "cpu_time", figure(j->cpu_time, RP_CPU_TIME, NULL));
-	json_object_set_new(o, "wall_time", figure(j->wall, -1, "s"));
-	json_object_set_new(o, "cores", figure(j->cores, RP_CORES, NULL));
+	json_object_set_new(o, rp_res_fig(RP_CPU_TIME)->name, figure(j->cpu_time, RP_CPU_TIME, NULL));
+	json_object_set_new(o, rp_res_fig(RP_WALL_TIME)->name, figure(j->wall, RP_WALL_TIME, NULL));
+	json_object_set_new(o, rp_res_fig(RP_CORES)->name, figure(j->cores, RP_CORES, NULL));
 	json_object_set_new(o, "cores_from", json_string(j->cores_asked ? "allocation" : "use"));
 	json_object_set_new(o, "efficiency",
 			    figure(isnan(j->efficiency) ? NAN : 100 * j->efficiency, -1, "%"));
