@@ -185,8 +185,9 @@ static void put_node(FILE *f, const struct rp_job_node *nd)
 	safetext_put(f, nd->host ? nd->host : "(unknown)");
 	fprintf(f, ": tasks %zu", nd->tasks);
 	put_fig(f, RP_CPU_TIME, nd->cpu_time, "");
-	put_fig(f, RP_MEMORY, nd->memory, "");
-	put_fig(f, RP_CORES, nd->cores, "");
+	/* 0: no task of the node gave one (unknown, not none) */
+	put_fig(f, RP_MEMORY, nd->memory > 0 ? nd->memory : NAN, "");
+	put_fig(f, RP_CORES, nd->cores > 0 ? nd->cores : NAN, "");
 	put_num(f, "span", nd->span, " s");
 	fputc('\n', f);
 }

@@ -132,13 +132,11 @@ int rp_out_csv(const char *path, const struct rp_store *st,
 {
 	char *buf = NULL;
 	size_t len = 0, i, j;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = csv_open(path, &buf, &len);
 	int r;
 
-	if (!f) {
-		error_msg("cannot write %s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "source,category,command,exit_type,exit_status,host");
 	for (r = 0; r < RP_RES__COUNT; r++)
 		fprintf(f, ",%s", rp_res_fig(r)->csv);
@@ -233,8 +231,10 @@ int rp_out_jobs_csv(const char *path, const struct rp_job *j, size_t n)
 
 	if (!f)
 		return -1;
-	fputs("scope,job,host,nodes,tasks,tasks_without_cpu_time,cpu_time_s,memory_mb,"
-	      "cores,cores_from,wall_time_s,efficiency_percent\n", f);
+	/* the figures' columns named as --csv's, from the table of figures */
+	fprintf(f, "scope,job,host,nodes,tasks,tasks_without_cpu_time,%s,%s,%s,cores_from,%s,"
+		"efficiency_percent\n", rp_res_fig(RP_CPU_TIME)->csv, rp_res_fig(RP_MEMORY)->csv,
+		rp_res_fig(RP_CORES)->csv, rp_res_fig(RP_WALL_TIME)->csv);
 	for (i = 0; i < n; i++) {
 		job_row(f, &j[i]);
 		for (k = 0; k < j[i].nodes; k++)
