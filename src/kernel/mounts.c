@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* mounts.c: /proc/self/mountinfo parsed line by line, and the fullness of
- * a device's file system, read with statvfs(3) at its mount point. */
+/* mounts.c: /proc/self/mountinfo parsed line by line, the fullness of
+ * devices' file systems, read with statvfs(3) at their mount points in
+ * one reading of the table, and the local ones that have room. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +89,18 @@ int mounts_each(int (*fn)(const struct tp_mount *m, void *arg), void *arg)
 	return r;
 }
 
-struct dev_full {
-	dev_t dev;
+/* Is the file system that @sv describes out of room: less than 64 KiB
+ * left (a write of the usual size would fail), or no inode (*@inodes)? */
+static bool out_of_room(const struct statvfs *sv, bool *inodes)
+{
+	*inodes = sv->f_files > 0 && sv->f_favail == 0;
+	return (uint64_t)sv->f_bavail * sv->f_frsize < 65536 || *inodes;
+}
+
+struct devs_full {
+	const dev_t *devs;
+	size_t n;
+	uint64_t looked;	/* bit i: devs[i]'s first mount was looked at */
 	char *point;
 	size_t size;
 	bool *inodes;
@@ -98,29 +109,38 @@ struct dev_full {
 
 static int check_mount(const struct tp_mount *m, void *arg)
 {
-	struct dev_full *d = arg;
+	struct devs_full *d = arg;
+	dev_t dev = makedev(m->major, m->minor);
 	struct statvfs sv;
+	size_t i;
 
-	if (makedev(m->major, m->minor) != d->dev || statvfs(m->point, &sv) < 0)
+	for (i = 0; i < d->n && d->devs[i] != dev; i++)
+		;
+	if (i == d->n || (d->looked >> i & 1) || statvfs(m->point, &sv) < 0)
+		return 0;
+	d->looked |= (uint64_t)1 << i;
+	if (!out_of_room(&sv, d->inodes))
 		return 0;
 	snprintf(d->point, d->size, "%s", m->point);
-	*d->inodes = sv.f_files > 0 && sv.f_favail == 0;
-	/* less than 64 KiB left: a write of the usual size would fail */
-	d->found = (uint64_t)sv.f_bavail * sv.f_frsize < 65536 || *d->inodes ? 1 : 0;
+	d->found = 1;
 	return 1;
 }
 
-int mounts_dev_full(dev_t dev, char *point, size_t size, bool *inodes)
+int mounts_devs_full(const dev_t *devs, size_t n, char *point, size_t size, bool *inodes)
 {
-	struct dev_full d = { dev, point, size, inodes, -1 };
+	struct devs_full d = { devs, n < 64 ? n : 64, 0, point, size, inodes, 0 };
 
 	*inodes = false;
+	if (n == 0)
+		return 0;
 	if (mounts_each(check_mount, &d) < 0)
 		return -1;
 	return d.found;
 }
 
-bool mounts_local_fstype(const char *fstype)
+/* Is @fstype a local disk or memory file system (ext4, xfs, tmpfs...),
+ * whose statvfs never waits on a network? */
+static bool local_fstype(const char *fstype)
 {
 	static const char *const local[] = {
 		"tmpfs", "ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs", "vfat", "exfat",
@@ -134,15 +154,6 @@ bool mounts_local_fstype(const char *fstype)
 	return false;
 }
 
-/* Is "ro" one of the comma-separated @options? */
-static bool read_only(const char *options)
-{
-	size_t n = strlen(options);
-
-	return strcmp(options, "ro") == 0 || strncmp(options, "ro,", 3) == 0 ||
-	       strstr(options, ",ro,") || (n > 3 && strcmp(options + n - 3, ",ro") == 0);
-}
-
 struct roomy {
 	dev_t *devs;
 	size_t max, n;
@@ -153,15 +164,15 @@ static int add_roomy(const struct tp_mount *m, void *arg)
 	struct roomy *r = arg;
 	dev_t dev = makedev(m->major, m->minor);
 	struct statvfs sv;
+	bool inodes;
 	size_t i;
 
-	if (!mounts_local_fstype(m->fstype) || read_only(m->super))
+	if (!local_fstype(m->fstype))
 		return 0;
 	for (i = 0; i < r->n; i++)
 		if (r->devs[i] == dev)
 			return 0;
-	if (statvfs(m->point, &sv) < 0 || (uint64_t)sv.f_bavail * sv.f_frsize < 65536 ||
-	    (sv.f_files > 0 && sv.f_favail == 0))
+	if (statvfs(m->point, &sv) < 0 || out_of_room(&sv, &inodes))
 		return 0;
 	r->devs[r->n++] = dev;
 	return r->n == r->max;

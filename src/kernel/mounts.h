@@ -28,16 +28,14 @@ int mounts_parse_line(char *line, struct tp_mount *m);
  * nonzero; that value, 0 at the end, or -1 when unreadable. */
 int mounts_each(int (*fn)(const struct tp_mount *m, void *arg), void *arg);
 
-/* Is the file system of device @dev out of space or inodes (for an
- * unprivileged user)?  1 (its mount point in @point, which inodes ran
- * out in *@inodes), 0, or -1 when no mount of @dev can be looked at. */
-int mounts_dev_full(dev_t dev, char *point, size_t size, bool *inodes);
+/* Is the file system of one of the @n (at most 64) devices @devs out of
+ * space or inodes (for an unprivileged user), looked at on the first
+ * mount of each, in one reading of the mount table?  1 (the first such
+ * one's mount point in @point, whether inodes ran out in *@inodes), 0,
+ * or -1 when the mount table is unreadable. */
+int mounts_devs_full(const dev_t *devs, size_t n, char *point, size_t size, bool *inodes);
 
-/* Is @fstype a local disk or memory file system (ext4, xfs, tmpfs...),
- * whose statvfs never waits on a network? */
-bool mounts_local_fstype(const char *fstype);
-
-/* The devices of the local, writable file systems that have room (at
+/* The devices of the local file systems that have room (at
  * least 64 KiB and an inode free), at most @max into @devs; their
  * number, or -1 when the mount table is unreadable. */
 int mounts_roomy(dev_t *devs, size_t max);

@@ -205,34 +205,21 @@ struct tp_endwatch *endwatch_start(const char *own, const char **dirs)
 	return w;
 }
 
-/* A local file system that had room at the start and is full now: 1
- * (its mount point in w->point), else 0. */
-static int filled(struct tp_endwatch *w, struct tp_end_in *in)
-{
-	int i;
-
-	for (i = 0; i < w->nroomy; i++)
-		if (mounts_dev_full(w->roomy[i], w->point, sizeof(w->point), &in->full_inodes) == 1)
-			return 1;
-	return 0;
-}
-
 void endwatch_finish(struct tp_endwatch *w, bool failed, struct tp_end_in *in)
 {
-	size_t i;
-
 	memcgs_check(w->memcgs, &w->oom);
 	in->oom = &w->oom;
-	for (i = 0; failed && i < w->ndevs; i++)
-		if (mounts_dev_full(w->devs[i], w->point, sizeof(w->point), &in->full_inodes) == 1) {
-			in->full = true;
-			in->full_point = w->point;
-			return;
-		}
-	if (failed && filled(w, in)) {
+	if (!failed)
+		return;
+	/* a file system it wrote to, else a local one that had room at the
+	 * start (it may have been written to unseen) */
+	if (mounts_devs_full(w->devs, w->ndevs, w->point, sizeof(w->point), &in->full_inodes) == 1)
+		in->full = true;
+	else if (w->nroomy > 0 && mounts_devs_full(w->roomy, (size_t)w->nroomy, w->point,
+						     sizeof(w->point), &in->full_inodes) == 1)
 		in->full = in->full_filled = true;
+	if (in->full)
 		in->full_point = w->point;
-	}
 }
 
 static void written_dev(void *w, dev_t dev)
