@@ -89,7 +89,7 @@ tp_running()
 # end (then SIGKILL it); sets rc and elapsed (ms since this call).
 finish_tpmon()
 {
-	tp_t0=$(date +%s%N)
+	tp_t0=$(tp_now_ms)
 	tp_i=0
 	while tp_running "$tpmon_pid"; do
 		if [ "$tp_i" -ge $(($1 * 50)) ]; then
@@ -102,7 +102,7 @@ finish_tpmon()
 	done
 	wait "$tpmon_pid"
 	rc=$?
-	elapsed=$((($(date +%s%N) - tp_t0) / 1000000))
+	elapsed=$(($(tp_now_ms) - tp_t0))
 	if [ -s "$tmp/stderr" ]; then
 		diag "stderr of tpmon:"
 		diag "$(head -c 4000 "$tmp/stderr")"
