@@ -156,7 +156,13 @@ cf_strict()
 # cf_points W: the number of test points cf_judge_run makes for W.
 cf_points()
 {
-	echo $((2 + $(cf_truths "$1" | wc -l)))
+	cf_truths "$1" | {
+		tp_cf_p=2
+		while read -r _; do
+			tp_cf_p=$((tp_cf_p + 1))
+		done
+		echo "$tp_cf_p"
+	}
 }
 
 # cf_plan MODES...: the number of test points of MODES over CF_WORKLOADS.
