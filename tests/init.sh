@@ -244,20 +244,26 @@ tp_cleanup()
 
 # assert_no_leftovers [MARK]: a test point passing when no process started
 # by the tpmon run marked MARK (default: the last run) is alive, after at
-# most half a second for SIGKILLed processes to vanish.
+# most 3 s for SIGKILLed processes to vanish (a deadline, not a count of
+# looks: a look costs 0.1 s in the emulated VM, 2 ms here, and a process
+# of Slurm's step took more than a second to go there).
 assert_no_leftovers()
 {
 	tp_m=${1:-$mark}
 	tp_left=
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	tp_until=$(($(tp_now_ms) + 3000))
+	while :; do
 		tp_left=$(tp_marked_pids "$tp_m")
 		[ -z "$tp_left" ] && break
+		[ "$(tp_now_ms)" -lt "$tp_until" ] || break
 		sleep 0.05
 	done
 	[ -z "$tp_left" ]
 	ok $? "no process of the task is left running" || {
 		for tp_pid in $tp_left; do
-			diag "left: $tp_pid $(tr '\0' ' ' <"/proc/$tp_pid/cmdline" 2>/dev/null)"
+			diag "left: $tp_pid ($(cat "/proc/$tp_pid/comm" 2>/dev/null)," \
+				"$(grep '^State:' "/proc/$tp_pid/status" 2>/dev/null))" \
+				"$(tr '\0' ' ' <"/proc/$tp_pid/cmdline" 2>/dev/null)"
 		done
 	}
 }
