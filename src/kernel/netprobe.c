@@ -477,10 +477,10 @@ static int set_cgroup(struct tp_netprobe *np, const char *dir)
 	return rc;
 }
 
-/* One source, loaded, attached and checked (with an empty cgroup array
- * when @kept: every process counts until netprobe_keep_to()); NULL with
- * the reason. */
-static struct tp_netprobe *open_source(enum netprobe_source s, bool kept, char *why, size_t size)
+/* One source, loaded, attached and checked (and kept to cgroup @dir, if
+ * not NULL); NULL with the reason. */
+static struct tp_netprobe *open_source(enum netprobe_source s, const char *dir, char *why,
+				       size_t size)
 {
 	struct tp_netprobe *np = fresh();
 	struct rlimit old;
@@ -488,10 +488,10 @@ static struct tp_netprobe *open_source(enum netprobe_source s, bool kept, char *
 	int rc = -1;
 
 	np->source = s;
-	if (kept)
+	if (dir)
 		np->cgroup = bpfasm_map_create(BPF_MAP_TYPE_CGROUP_ARRAY, sizeof(uint32_t),
 					       sizeof(uint32_t), 1);
-	if (kept && np->cgroup < 0)
+	if (dir && np->cgroup < 0)
 		snprintf(why, size, "%s BPF (cgroup array): %s", source_word(s), strerror(errno));
 	else
 		rc = s == NETPROBE_TRACEPOINTS ? open_tracepoints(np, why, size) :
@@ -501,14 +501,15 @@ static struct tp_netprobe *open_source(enum netprobe_source s, bool kept, char *
 	if (rc == 0 && !self_check(np))
 		snprintf(why, size, "%s BPF: tpmon's own datagram not counted "
 			 "(a pid namespace?)", source_word(s));
+	else if (rc == 0 && dir && set_cgroup(np, dir) < 0)
+		snprintf(why, size, "%s BPF: %s: %s", source_word(s), dir, strerror(errno));
 	else if (rc == 0)
 		return np;
 	netprobe_free(np);
 	return NULL;
 }
 
-/* The first source that opens (see netprobe_open()). */
-static struct tp_netprobe *open_first(bool kept, char *why, size_t size)
+struct tp_netprobe *netprobe_open(const char *dir, char *why, size_t size)
 {
 	enum netprobe_source src[2];
 	size_t n = netprobe_sources(getenv("TPMON_NETPROBE"), src), i, used = 0;
@@ -516,11 +517,11 @@ static struct tp_netprobe *open_first(bool kept, char *why, size_t size)
 
 	why[0] = '\0';
 	for (i = 0; i < n; i++) {
-		struct tp_netprobe *np = open_source(src[i], kept, one, sizeof(one));
+		struct tp_netprobe *np = open_source(src[i], dir, one, sizeof(one));
 
 		if (np) {
 			debug_msg("socket probes: %s%s", netprobe_source_name(src[i]),
-				  kept ? ", to be kept to the task's cgroup" : "");
+				  dir ? ", the processes of the task's cgroup" : "");
 			return np;
 		}
 		if (used < size)
@@ -528,35 +529,6 @@ static struct tp_netprobe *open_first(bool kept, char *why, size_t size)
 						 i ? "; " : "", one);
 	}
 	return NULL;
-}
-
-struct tp_netprobe *netprobe_open_kept(char *why, size_t size)
-{
-	return open_first(true, why, size);
-}
-
-int netprobe_keep_to(struct tp_netprobe *np, const char *dir, char *why, size_t size)
-{
-	if (np->cgroup < 0) {
-		snprintf(why, size, "%s BPF: not opened to be kept to a cgroup", source_word(np->source));
-		return -1;
-	}
-	if (set_cgroup(np, dir) < 0) {
-		snprintf(why, size, "%s BPF: %s: %s", source_word(np->source), dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-struct tp_netprobe *netprobe_open(const char *dir, char *why, size_t size)
-{
-	struct tp_netprobe *np = open_first(dir != NULL, why, size);
-
-	if (np && dir && netprobe_keep_to(np, dir, why, size) < 0) {
-		netprobe_free(np);
-		return NULL;
-	}
-	return np;
 }
 
 void netprobe_take(struct tp_netprobe *np, pid_t pid)

@@ -48,14 +48,6 @@ const char *netprobe_source_name(enum netprobe_source s);
  * nothing). */
 struct tp_netprobe *netprobe_open(const char *dir, char *why, size_t size);
 
-/* netprobe_open() with a cgroup, in two steps, so that the loading can
- * run before the cgroup exists (program/prestart.c): the programs of
- * the first source that works, loaded, attached and checked, counting
- * every process until netprobe_keep_to() keeps them to the processes of
- * cgroup v2 directory @dir (-1 with the reason in @why where it cannot). */
-struct tp_netprobe *netprobe_open_kept(char *why, size_t size);
-int netprobe_keep_to(struct tp_netprobe *np, const char *dir, char *why, size_t size);
-
 /* Process @pid of the tree has ended: its bytes join the ended ones, and
  * its slot is dropped (its pid may be reused). */
 void netprobe_take(struct tp_netprobe *np, pid_t pid);

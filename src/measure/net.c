@@ -134,7 +134,6 @@ void net_free(struct tp_net *n)
 	free(n->listeners);
 	cgskb_free(n->skb);
 	netprobe_free(n->probe);
-	netprobe_free(n->offered);
 	free(n->cg_dir);
 	free(n->cg_ids);
 	free(n);
@@ -619,11 +618,6 @@ static bool cgroup_probes(struct tp_net *n, const char *dir)
 
 	if (env && strcmp(env, "cgskb") == 0)
 		return false;
-	if (n->offered && netprobe_keep_to(n->offered, dir, why, sizeof(why)) == 0) {
-		n->probe = n->offered;
-		n->offered = NULL;
-		return true;
-	}
 	n->probe = netprobe_open(dir, why, sizeof(why));
 	if (!n->probe)
 		debug_msg("%s: the cgroup's bytes from cgroup_skb", why);
@@ -645,23 +639,12 @@ bool net_use_cgroup(struct tp_net *n, const char *dir)
 	return false;
 }
 
-void net_offer_probe(struct tp_net *n, struct tp_netprobe *np)
-{
-	if (!n) {
-		netprobe_free(np);
-		return;
-	}
-	netprobe_free(n->offered);
-	n->offered = np;
-}
-
 bool net_use_probes(struct tp_net *n)
 {
 	char why[512];
 
 	if (!n)
 		return false;
-	net_offer_probe(n, NULL);	/* (made to be kept to a cgroup) */
 	if (getenv("TPMON_NET_NO_BPF"))	/* to test the other ways */
 		snprintf(why, sizeof(why), "TPMON_NET_NO_BPF is set");
 	else if ((n->probe = netprobe_open(NULL, why, sizeof(why))))

@@ -10,7 +10,6 @@
 #include "track/ptree.h"
 
 struct tp_net;
-struct tp_netprobe;
 
 /* A new counter; the sockets tpmon itself holds now (inherited by the
  * task: a worker's connection on stdin) count only what moves from their
@@ -66,13 +65,6 @@ void net_syscall(struct tp_net *n, pid_t pid, pid_t tid);
  * INET_DIAG_CGROUP_ID, 5.9), which finds those of processes no sample
  * saw, but not those closed between two samples. */
 bool net_use_cgroup(struct tp_net *n, const char *dir);
-
-/* Socket probes loaded before the cgroup existed (netprobe_open_kept()),
- * for net_use_cgroup() to keep to it rather than load its own; NULL
- * drops an offer not taken (its programs count every process of the
- * machine until then).  @np is the net's from now on, even where @n is
- * NULL (then freed). */
-void net_offer_probe(struct tp_net *n, struct tp_netprobe *np);
 
 /* As root (6.4 and later), count the IP bytes (TCP and UDP) of every
  * process through the socket calls' tracepoints (netprobe.h), summed over

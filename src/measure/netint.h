@@ -48,7 +48,6 @@ struct tp_net {
 	unsigned dump_gen;		/* dumps made, the one in progress */
 	struct tp_cgskb *skb;		/* the kernel counts the cgroup's bytes */
 	struct tp_netprobe *probe;	/* or every process's IP bytes */
-	struct tp_netprobe *offered;	/* loaded early, to be kept to a cgroup */
 	char *cg_dir;			/* the task's cgroup, without skb */
 	uint64_t *cg_ids;		/* sorted ids of cgroup and descendants */
 	size_t ncg_ids;

@@ -19,7 +19,6 @@
 #include "basic/phases.h"
 #include "kernel/proc.h"
 #include "kernel/sigsender/sigprobe.h"
-#include "program/prestart.h"
 #include "measure/ratewin.h"
 #include "program/run.h"
 #include "program/escapes.h"
@@ -543,7 +542,6 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	ts.restore_nice = r->raised_nice;
 	ts.child_nice = r->old_nice;
 	ts.cgroup = r->cg;
-	net_offer_probe(r->net, NULL);	/* an early probe not taken */
 	phases_mark("network: the socket probes (BPF) chosen");
 	r->tk = track_launch(&ts, &r->tree, sk, r->self, status);
 	if (!r->tk)
@@ -570,10 +568,6 @@ static void open_sigprobe(struct tp_run *r)
 {
 	char why[160];
 
-	if (prestart_started()) {
-		r->sigp = prestart_take_sigprobe();
-		return;
-	}
 	r->sigp = sigprobe_open(why, sizeof(why));
 	if (!r->sigp)
 		debug_msg("no signal sender: %s", why);
@@ -710,7 +704,6 @@ static void open_devices(struct tp_run *r)
 	const struct tp_options *o = r->o;
 
 	r->net = net_new();
-	net_offer_probe(r->net, prestart_take_netprobe());
 	net_watch(r->net, &r->tree);
 	phases_mark("network: the socket table, the proc connector");
 	r->gpu = open_gpu();

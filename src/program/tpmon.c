@@ -14,7 +14,6 @@
 #include "basic/messages.h"
 #include "basic/clock.h"
 #include "program/monitor.h"
-#include "program/prestart.h"
 #include "config/options.h"
 #include "basic/outfile.h"
 #include "basic/phases.h"
@@ -339,7 +338,6 @@ int main(int argc, char **argv)
 		return status;
 	}
 	phases_mark("options parsed, outputs checked");
-	prestart_begin(&o);	/* the BPF probes load beside the cgroups' making */
 	cg = open_cgroup(&o, &status, reason, sizeof(reason));
 	phases_mark("cgroups: chosen (the host table), the run's own made, the guard");
 	if (status == 0)
@@ -361,7 +359,6 @@ int main(int argc, char **argv)
 			brief_print(stderr, &o, &rep);
 	}
 	phases_mark("summary written");
-	prestart_release();
 	figures_summary_free(&rep);
 	summary_release();
 	outfile_unpin_dir();
