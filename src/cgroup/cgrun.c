@@ -251,7 +251,7 @@ static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double de
 
 int cgrun_guard(struct tp_cgrun *c, double deadline)
 {
-	int p[2], st;
+	int p[2];
 	pid_t mid;
 
 	if (pipe2(p, O_CLOEXEC) < 0) {
@@ -275,10 +275,20 @@ int cgrun_guard(struct tp_cgrun *c, double deadline)
 		_exit(0);
 	}
 	close(p[0]);
-	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
-		;
+	c->guard_mid = mid;
 	c->guard_fd = p[1];
 	return 0;
+}
+
+void cgrun_guard_settle(struct tp_cgrun *c)
+{
+	int st;
+
+	if (!c || c->guard_mid <= 0)
+		return;
+	while (waitpid(c->guard_mid, &st, 0) < 0 && errno == EINTR)
+		;
+	c->guard_mid = 0;
 }
 
 int cgrun_kill(const struct tp_cgrun *c, int wait_ms)
@@ -440,6 +450,7 @@ void cgrun_close(struct tp_cgrun *c)
 {
 	if (!c)
 		return;
+	cgrun_guard_settle(c);
 	if (c->guard_fd >= 0) {
 		ssize_t n;
 

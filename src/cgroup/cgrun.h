@@ -65,6 +65,7 @@ struct tp_cgrun {
 	bool scoped;			/* in a scope of the user's systemd */
 	struct tp_cghome *home;		/* the read-only home (cgrun_home.c) */
 	int guard_fd;			/* closing it wakes the guard; -1 none */
+	pid_t guard_mid;		/* the guard's parent, not yet reaped; 0 none */
 	pid_t maker;			/* tpmon, for the guard */
 	/* cgroup v1 (by enum tp_cg1; "" where not used) */
 	char v1_origin[TP_CG1__COUNT][TP_CGRUN_PATH];
@@ -104,8 +105,17 @@ bool cgrun_shared(const struct tp_cgrun *c);
  * for tpmon's own kill, it wakes a tpmon that has not ended the run
  * (stopped by a task of its user, say) and, a second later, kills the
  * task itself.  Call before tpmon becomes a subreaper and before any
- * thread exists.  0, or -1 after a warning (no guard). */
+ * thread exists.  The guard is forked by a middle process, which exits
+ * at once and is not waited for here (its exit, a few ms on a VM, runs
+ * beside the rest of the setup): cgrun_guard_settle() reaps it.  0, or
+ * -1 after a warning (no guard). */
 int cgrun_guard(struct tp_cgrun *c, double deadline);
+
+/* Reap the guard's middle process, if not yet: the guard is then an
+ * orphan of init (or of a subreaper above tpmon), never tpmon's child.
+ * Call before tpmon becomes a subreaper and before the task is forked.
+ * Nothing for NULL or a run without a guard; cgrun_close() calls it. */
+void cgrun_guard_settle(struct tp_cgrun *c);
 
 /* memory.max is the memory limit less this much (64 pages, beyond the
  * pages dying tasks may charge at once), so that the cgroup's peak stays

@@ -757,8 +757,7 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 	phases_mark("the end's watch: OOM counters, devices");
 	raise_fd_limit(r);
 	raise_priority(r);
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	phases_mark("descriptors, priority, subreaper");
+	phases_mark("descriptors, priority");
 	rep->start = clock_wall();
 	r->t0 = clock_mono();
 	sk.t0 = r->t0;
@@ -767,6 +766,11 @@ int run_open(struct tp_run *r, const struct tp_options *o, struct tp_cgrun *cg,
 		r->series = series_open(o->template, o->exit_codes == TP_CODES_CCTOOLS, o->disk,
 				       r->cg != NULL);
 	open_devices(r);
+	/* the guard's middle process, whose exit ran beside the setup
+	 * above, reaped before tpmon becomes a subreaper (cgrun_guard()) */
+	cgrun_guard_settle(r->cg);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	phases_mark("the guard settled, subreaper");
 	if (o->pid) {
 		r->root = attach_task(r, &sk, &status);
 		if (r->root < 0)
