@@ -201,22 +201,26 @@ approx()
 tp_marked_pids()
 {
 	# (one grep; the rest read by the shell itself, where each process
-	# costs 0.1 s in the emulated VM)
-	grep -lasF -- "TPMON_TEST_MARK=$1" /proc/[0-9]*/environ 2>/dev/null |
-		while read -r tp_path; do
-			tp_pid=${tp_path#/proc/}
-			tp_pid=${tp_pid%/environ}
-			# Zombies have an empty environment already; skip the
-			# ones that are just exiting too.
-			tp_state=
+	# costs 0.1 s in the emulated VM).  The grep ends before any state
+	# is read: where the test exported the mark (the Slurm tests), the
+	# grep itself carries it, and was seen running.
+	tp_paths=$(grep -lasF -- "TPMON_TEST_MARK=$1" /proc/[0-9]*/environ 2>/dev/null)
+	for tp_path in $tp_paths; do
+		tp_pid=${tp_path#/proc/}
+		tp_pid=${tp_pid%/environ}
+		# Zombies have an empty environment already; skip the ones
+		# that are just exiting too.
+		tp_state=
+		{
 			while read -r tp_key tp_val _; do
 				[ "$tp_key" = State: ] && tp_state=$tp_val && break
-			done <"/proc/$tp_pid/status" 2>/dev/null
-			case $tp_pid/$tp_state in
-			*[!0-9]*/*|/*|*/Z|*/X|*/) ;;
-			*) echo "$tp_pid" ;;
-			esac
-		done
+			done <"/proc/$tp_pid/status"
+		} 2>/dev/null
+		case $tp_pid/$tp_state in
+		*[!0-9]*/*|/*|*/Z|*/X|*/) ;;
+		*) echo "$tp_pid" ;;
+		esac
+	done
 }
 
 tp_cleanup()
