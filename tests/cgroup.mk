@@ -51,8 +51,8 @@ EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-v1-common.sh tests/cgroup-as $
 # rows, tpmon's own cgroup read only, Slurm, the signal sender, the
 # socket probes and vgem, then the machine that boots systemd, in the
 # other.  Timed per test from TAP timestamps (session 16, beside other
-# suites): the cgroup tests 13.3 minutes from the first point to the
-# last; the other side 9.9, then 4.2 for the systemd VM with its boot,
+# suites): the cgroup tests 10.6 minutes from the first point to the
+# last; the other side 6.8, then 4.7 for the systemd VM with its boot,
 # so that the two end within a minute of each other.  Not beside two others: under three,
 # the user's systemd took more than 2 s to give a scope (tpmon now waits
 # up to 10 s).  Each has its own log and test-suite log, printed in that
