@@ -53,9 +53,9 @@ EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-v1-common.sh tests/cgroup-as $
 # other.  Timed per test from TAP timestamps (session 16, beside other
 # suites): the cgroup tests 10.6 minutes from the first point to the
 # last; the other side 6.8, then 4.7 for the systemd VM with its boot,
-# so that the two end within a minute of each other.  Not beside two others: under three,
-# the user's systemd took more than 2 s to give a scope (tpmon now waits
-# up to 10 s).  Each has its own log and test-suite log, printed in that
+# so that the two end within a minute of each other.  Not beside two
+# others: under three, the user's systemd took more than 2 s to give a
+# scope (tpmon now waits up to 10 s).  Each has its own log and test-suite log, printed in that
 # order when all are done.
 VM_RUN = $(abs_top_srcdir)/../shared/tools/vm-run
 VM_LOGS = tests/vm-cgroup tests/vm-conformance tests/vm-systemd

@@ -352,11 +352,11 @@ summary=
 
 # The summary's top-level fields, read by one jq a summary.  field, unit
 # and jqs .NAME are most of a test's jq runs, and a jq costs 40 ms of CPU
-# here and 0.45 s in the emulated VM (0.7 s beside another).  tp_fc_load FILE reads every
-# top-level field of FILE once into $tp_fc_file, shell assignments headed
-# by FILE's identity (path, device, inode, size, mtime in ns, read before
-# jq reads it): while that identity holds, the next lookups source it
-# (a stat, no jq).
+# here and 0.45 s in the emulated VM (0.7 s beside another).  tp_fc_load
+# FILE reads every top-level field of FILE once into $tp_fc_file, shell
+# assignments headed by FILE's identity (path, device, inode, size, mtime
+# in ns, read before jq reads it): while that identity holds, the next
+# lookups source it (a stat, no jq).
 # What the cache cannot hold as jq -r prints it (an object or array that
 # is not a measurement of a scalar, a string with a NUL, a name that is not
 # a shell name, a file that is not one JSON object) is left to jq itself.

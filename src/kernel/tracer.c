@@ -220,11 +220,11 @@ void tracer_sender(pid_t tid, int sig, struct tp_sender *s)
 {
 	siginfo_t si;
 
-	/* all of it zero where the task is gone before it could be read
-	 * (a SIGKILL under way): no sender, and no kernel's code either */
+	/* zero where the task is gone before it could be read (a SIGKILL
+	 * under way; the kernel writes nothing then): no sender, and no
+	 * kernel's code either */
 	memset(&si, 0, sizeof(si));
-	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
-		memset(&si, 0, sizeof(si));
+	(void)ptrace(PTRACE_GETSIGINFO, tid, 0L, &si);
 	tracer_siginfo_sender(&si, sig, s);
 }
 

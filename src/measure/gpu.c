@@ -287,8 +287,8 @@ static bool find_libc(const char *list, char *path, size_t path_cap, char *out, 
 /* True when NVML may be loaded: the system's libc.so.6 is our glibc.
  * Without one (an empty chroot, a musl system) there is no NVML either:
  * said with debug_msg, as a machine without GPUs.  Another version is
- * said once with warn_msg when a library was named or the NVIDIA driver
- * is there (/dev/nvidiactl). */
+ * said once with warn_msg (gpu_open() asks only where a library is named
+ * or an NVIDIA driver is there). */
 static bool same_glibc(const char *library)
 {
 	const char *ours = gnu_get_libc_version();
@@ -305,12 +305,10 @@ static bool same_glibc(const char *library)
 		debug_msg("static tpmon: %s is glibc %s, ours: NVML may load", path, ours);
 		return true;
 	}
-	if (library || nvidia_driver_here())
-		warn_msg("no GPU figures: this static tpmon carries glibc %s and cannot load NVML beside "
-			 "the system's glibc %s (%s); use a tpmon built for this system, or one built with "
-			 "--enable-static-binary=libs", ours, theirs, path);
-	else
-		debug_msg("no NVML: this static tpmon carries glibc %s, %s is glibc %s", ours, path, theirs);
+	/* (asked only where a library is named or a driver is there) */
+	warn_msg("no GPU figures: this static tpmon carries glibc %s and cannot load NVML beside "
+		 "the system's glibc %s (%s); use a tpmon built for this system, or one built with "
+		 "--enable-static-binary=libs", ours, theirs, path);
 	return false;
 }
 #endif

@@ -26,6 +26,10 @@ tests_unit_test_proc_SOURCES = tests/unit/test-proc.c tests/unit/tap.h
 tests_unit_test_proc_LDADD = $(TPMON_LIBS)
 tests_unit_test_ptree_SOURCES = tests/unit/test-ptree.c tests/unit/tap.h
 tests_unit_test_ptree_LDADD = $(TPMON_LIBS)
+# a signal's sender where PTRACE_GETSIGINFO fails: none, never the kernel
+UNIT_TESTS += tests/unit/test-tracer-sender
+tests_unit_test_tracer_sender_SOURCES = tests/unit/test-tracer-sender.c tests/unit/tap.h
+tests_unit_test_tracer_sender_LDADD = $(TPMON_LIBS)
 # outside ptrace, a pid signalled only while it names the table's process
 UNIT_TESTS += tests/unit/test-track-signal
 tests_unit_test_track_signal_SOURCES = tests/unit/test-track-signal.c tests/unit/tap.h
