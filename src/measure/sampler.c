@@ -128,8 +128,14 @@ static void refresh_rollup(struct tp_proc *p)
 
 #define SCHED_NONE (-2)		/* sched_fd: this kernel has no schedstat */
 
-/* The CPU time of @p's leader thread, from its cached schedstat; false
- * when there is none (no schedstat in this kernel, or no budget left). */
+/* @p's leader thread's run stamp, from its cached schedstat: its time on
+ * the CPU plus the times it was scheduled in.  Both only grow, so the
+ * stamp is unchanged exactly when neither moved.  The time alone is not
+ * enough: the kernel adds to it at ticks and when the thread leaves the
+ * CPU, so a thread scheduled in a moment ago shows the old time while it
+ * runs (a child faulting in shared pages kept its PSS share of before).
+ * False when there is none (no schedstat in this kernel, scheduler
+ * statistics off: "0 0 0", or no budget left). */
 static bool leader_run_ns(struct tp_sampler *sm, struct tp_proc *p, uint64_t *run_ns)
 {
 	struct proc_schedstat ss;
@@ -144,16 +150,17 @@ static bool leader_run_ns(struct tp_sampler *sm, struct tp_proc *p, uint64_t *ru
 			return false;
 		}
 	}
-	if (pread_schedstat(p->sched_fd, &ss) < 0)
+	if (pread_schedstat(p->sched_fd, &ss) < 0 || (ss.run_ns == 0 && ss.timeslices == 0))
 		return false;
-	*run_ns = ss.run_ns;
+	*run_ns = ss.run_ns + ss.timeslices;
 	return true;
 }
 
 /* Has single-threaded @p been off the CPU since its last stat read?  Then
  * its stat holds nothing new, as nothing in it grows without running, and
  * schedstat's three numbers cost a quarter of stat's 52.  (A process with
- * several threads always counts as having run.) */
+ * several threads, or one that was on the CPU or waiting for it at that
+ * read, always counts as having run: sample_proc() keeps no stamp.) */
 static bool idle_since_stat(struct tp_sampler *sm, struct tp_proc *p)
 {
 	uint64_t run_ns;
@@ -183,7 +190,9 @@ static int sample_proc(struct tp_sampler *sm, struct tp_proc *p, double now)
 	p->stat_threads = st.num_threads > 0 ? (unsigned)st.num_threads : 1;
 	if (p->life && st.num_threads > (long)p->life->threads_peak)
 		p->life->threads_peak = (unsigned)st.num_threads;
-	p->run_ns = have_run ? run_ns : UINT64_MAX;
+	/* a thread running at the read goes on without a new timeslice,
+	 * and its time may not move before the next tick */
+	p->run_ns = have_run && st.state != 'R' ? run_ns : UINT64_MAX;
 	if (!p->starttime)
 		p->starttime = st.starttime;
 	if (p->life) {
