@@ -105,6 +105,34 @@ struct tp_fig_info {
 	enum tp_fig_quality quality;
 };
 
+/* The figures the report holds for each task, in the order it shows
+ * them: X(NAME, FIGURE, KIND, OPTIONAL, BUCKET).  KIND is how the report
+ * reads a value (gpus: a share may be fractional in engines' summaries),
+ * OPTIONAL: shown only when some task has a value, BUCKET: cctools'
+ * histogram bucket size (0: none).  The report's enum rp_res
+ * (report/read/rtask.h) and its table are made from this list: a figure
+ * that the report shows is its row and one line here. */
+#define TP_REPORT_FIGURES(X) \
+	X(CORES, TP_RES_CORES, TP_UNIT_CORES, false, 1) \
+	X(MEMORY, TP_RES_MEMORY, TP_UNIT_SIZE, false, 250) \
+	X(MEMORY_PSS, TP_FIG_MEMORY_PSS, TP_UNIT_SIZE, true, 0) \
+	X(DISK, TP_RES_DISK, TP_UNIT_SIZE, false, 250) \
+	X(WALL_TIME, TP_RES_WALL_TIME, TP_UNIT_TIME, false, 0) \
+	X(CPU_TIME, TP_RES_CPU_TIME, TP_UNIT_TIME, false, 0) \
+	X(BYTES_READ, TP_RES_BYTES_READ, TP_UNIT_SIZE, false, 0) \
+	X(BYTES_WRITTEN, TP_RES_BYTES_WRITTEN, TP_UNIT_SIZE, false, 0) \
+	X(GPUS, TP_RES_GPUS, TP_UNIT_CORES, true, 1) \
+	X(BYTES_RECEIVED, TP_RES_BYTES_RECEIVED, TP_UNIT_SIZE, true, 0) \
+	X(BYTES_SENT, TP_RES_BYTES_SENT, TP_UNIT_SIZE, true, 0) \
+	X(GPU_MEMORY, TP_RES_GPU_MEMORY, TP_UNIT_SIZE, true, 0) \
+	X(GPU_TIME, TP_FIG_GPU_TIME, TP_UNIT_TIME, true, 0) \
+	X(CPU_PRESSURE_SOME, TP_FIG_CPU_PRESSURE_SOME, TP_UNIT_TIME, true, 0) \
+	X(CPU_PRESSURE_FULL, TP_FIG_CPU_PRESSURE_FULL, TP_UNIT_TIME, true, 0) \
+	X(MEMORY_PRESSURE_SOME, TP_FIG_MEMORY_PRESSURE_SOME, TP_UNIT_TIME, true, 0) \
+	X(MEMORY_PRESSURE_FULL, TP_FIG_MEMORY_PRESSURE_FULL, TP_UNIT_TIME, true, 0) \
+	X(IO_PRESSURE_SOME, TP_FIG_IO_PRESSURE_SOME, TP_UNIT_TIME, true, 0) \
+	X(IO_PRESSURE_FULL, TP_FIG_IO_PRESSURE_FULL, TP_UNIT_TIME, true, 0)
+
 /* A column of TEMPLATE.series: its figure (the name is the row's series
  * column), or TP_SERIES_WALL_CLOCK, and its decimals there and in the
  * cctools-shaped file (those of cctools' rmsummary_resource_to_str()). */

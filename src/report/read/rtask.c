@@ -7,29 +7,12 @@
 #include "basic/xmalloc.h"
 #include "report/read/rtask.h"
 
-/* The report's order; the kind in which the report reads a value (gpus:
- * a share may be fractional in engines' summaries) */
+/* The report's order and how it reads each (TP_REPORT_FIGURES) */
+#define RP_RES_ROW(name, fig, kind, optional, bucket) [RP_##name] = { fig, kind, optional, bucket },
 static const struct rp_res_info table[RP_RES__COUNT] = {
-	[RP_CORES] = { TP_RES_CORES, TP_UNIT_CORES, false, 1 },
-	[RP_MEMORY] = { TP_RES_MEMORY, TP_UNIT_SIZE, false, 250 },
-	[RP_MEMORY_PSS] = { TP_FIG_MEMORY_PSS, TP_UNIT_SIZE, true, 0 },
-	[RP_DISK] = { TP_RES_DISK, TP_UNIT_SIZE, false, 250 },
-	[RP_WALL_TIME] = { TP_RES_WALL_TIME, TP_UNIT_TIME, false, 0 },
-	[RP_CPU_TIME] = { TP_RES_CPU_TIME, TP_UNIT_TIME, false, 0 },
-	[RP_BYTES_READ] = { TP_RES_BYTES_READ, TP_UNIT_SIZE, false, 0 },
-	[RP_BYTES_WRITTEN] = { TP_RES_BYTES_WRITTEN, TP_UNIT_SIZE, false, 0 },
-	[RP_GPUS] = { TP_RES_GPUS, TP_UNIT_CORES, true, 1 },
-	[RP_BYTES_RECEIVED] = { TP_RES_BYTES_RECEIVED, TP_UNIT_SIZE, true, 0 },
-	[RP_BYTES_SENT] = { TP_RES_BYTES_SENT, TP_UNIT_SIZE, true, 0 },
-	[RP_GPU_MEMORY] = { TP_RES_GPU_MEMORY, TP_UNIT_SIZE, true, 0 },
-	[RP_GPU_TIME] = { TP_FIG_GPU_TIME, TP_UNIT_TIME, true, 0 },
-	[RP_CPU_PRESSURE_SOME] = { TP_FIG_CPU_PRESSURE_SOME, TP_UNIT_TIME, true, 0 },
-	[RP_CPU_PRESSURE_FULL] = { TP_FIG_CPU_PRESSURE_FULL, TP_UNIT_TIME, true, 0 },
-	[RP_MEMORY_PRESSURE_SOME] = { TP_FIG_MEMORY_PRESSURE_SOME, TP_UNIT_TIME, true, 0 },
-	[RP_MEMORY_PRESSURE_FULL] = { TP_FIG_MEMORY_PRESSURE_FULL, TP_UNIT_TIME, true, 0 },
-	[RP_IO_PRESSURE_SOME] = { TP_FIG_IO_PRESSURE_SOME, TP_UNIT_TIME, true, 0 },
-	[RP_IO_PRESSURE_FULL] = { TP_FIG_IO_PRESSURE_FULL, TP_UNIT_TIME, true, 0 },
+	TP_REPORT_FIGURES(RP_RES_ROW)
 };
+#undef RP_RES_ROW
 
 const struct rp_res_info *rp_res_info(enum rp_res r)
 {

@@ -7,29 +7,14 @@
 #include <stdbool.h>
 #include "basic/figtable.h"
 
-/* The resources a report shows, in the order it shows them. */
+/* The resources a report shows, in the order it shows them: RP_CORES,
+ * RP_MEMORY... (basic/figtable.h's TP_REPORT_FIGURES). */
+#define RP_RES_ENUM(name, fig, kind, optional, bucket) RP_##name,
 enum rp_res {
-	RP_CORES,
-	RP_MEMORY,
-	RP_MEMORY_PSS,
-	RP_DISK,
-	RP_WALL_TIME,
-	RP_CPU_TIME,
-	RP_BYTES_READ,
-	RP_BYTES_WRITTEN,
-	RP_GPUS,
-	RP_BYTES_RECEIVED,
-	RP_BYTES_SENT,
-	RP_GPU_MEMORY,
-	RP_GPU_TIME,
-	RP_CPU_PRESSURE_SOME,	/* PSI totals, where a cgroup gave them */
-	RP_CPU_PRESSURE_FULL,
-	RP_MEMORY_PRESSURE_SOME,
-	RP_MEMORY_PRESSURE_FULL,
-	RP_IO_PRESSURE_SOME,
-	RP_IO_PRESSURE_FULL,
+	TP_REPORT_FIGURES(RP_RES_ENUM)
 	RP_RES__COUNT
 };
+#undef RP_RES_ENUM
 
 struct rp_res_info {
 	int fig;		/* enum tp_fig, its row: summary field ("memory"), unit of the
