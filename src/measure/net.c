@@ -376,8 +376,9 @@ void net_drain_destroyed(struct tp_net *n)
 }
 
 /* The key that tells whether @p may have new descriptors: its leader's
- * CPU time when it is single-threaded (nothing changes a process's
- * descriptors while it does not run), else 0, which means rescan. */
+ * run stamp when it is single-threaded and was not running at its last
+ * stat read (nothing changes a process's descriptors while it does not
+ * run), else 0, which means rescan. */
 static uint64_t fd_key(const struct tp_proc *p)
 {
 	return p->single && p->run_ns != UINT64_MAX ? p->run_ns + 1 : 0;

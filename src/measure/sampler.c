@@ -136,7 +136,7 @@ static void refresh_rollup(struct tp_proc *p)
  * runs (a child faulting in shared pages kept its PSS share of before).
  * False when there is none (no schedstat in this kernel, scheduler
  * statistics off: "0 0 0", or no budget left). */
-static bool leader_run_ns(struct tp_sampler *sm, struct tp_proc *p, uint64_t *run_ns)
+static bool leader_run_stamp(struct tp_sampler *sm, struct tp_proc *p, uint64_t *stamp)
 {
 	struct proc_schedstat ss;
 
@@ -152,7 +152,7 @@ static bool leader_run_ns(struct tp_sampler *sm, struct tp_proc *p, uint64_t *ru
 	}
 	if (pread_schedstat(p->sched_fd, &ss) < 0 || (ss.run_ns == 0 && ss.timeslices == 0))
 		return false;
-	*run_ns = ss.run_ns + ss.timeslices;
+	*stamp = ss.run_ns + ss.timeslices;
 	return true;
 }
 
@@ -165,7 +165,7 @@ static bool idle_since_stat(struct tp_sampler *sm, struct tp_proc *p)
 {
 	uint64_t run_ns;
 
-	return p->single && leader_run_ns(sm, p, &run_ns) && run_ns == p->run_ns;
+	return p->single && leader_run_stamp(sm, p, &run_ns) && run_ns == p->run_ns;
 }
 
 /* Refresh one process from its stat; returns -1 when it could not be read
@@ -177,7 +177,7 @@ static int sample_proc(struct tp_sampler *sm, struct tp_proc *p, double now)
 	long ticks = proc_clock_ticks();
 	/* schedstat before stat: a run between the two reads shows next time;
 	 * only a single-threaded process can be told idle from it */
-	bool have_run = p->single && leader_run_ns(sm, p, &run_ns);
+	bool have_run = p->single && leader_run_stamp(sm, p, &run_ns);
 
 	if (have_run && run_ns == p->run_ns && p->rollup_key && now - p->stat_at < STAT_REFRESH)
 		return 0;	/* off the CPU since: nothing in stat has grown */
