@@ -381,7 +381,7 @@ void net_drain_destroyed(struct tp_net *n)
  * run), else 0, which means rescan. */
 static uint64_t fd_key(const struct tp_proc *p)
 {
-	return p->single && p->run_ns != UINT64_MAX ? p->run_ns + 1 : 0;
+	return p->single && p->run_stamp != UINT64_MAX ? p->run_stamp + 1 : 0;
 }
 
 static void proc_freed(void *arg, struct tp_proc *p)

@@ -163,9 +163,9 @@ static bool leader_run_stamp(struct tp_sampler *sm, struct tp_proc *p, uint64_t 
  * read, always counts as having run: sample_proc() keeps no stamp.) */
 static bool idle_since_stat(struct tp_sampler *sm, struct tp_proc *p)
 {
-	uint64_t run_ns;
+	uint64_t run_stamp;
 
-	return p->single && leader_run_stamp(sm, p, &run_ns) && run_ns == p->run_ns;
+	return p->single && leader_run_stamp(sm, p, &run_stamp) && run_stamp == p->run_stamp;
 }
 
 /* Refresh one process from its stat; returns -1 when it could not be read
@@ -173,13 +173,13 @@ static bool idle_since_stat(struct tp_sampler *sm, struct tp_proc *p)
 static int sample_proc(struct tp_sampler *sm, struct tp_proc *p, double now)
 {
 	struct proc_stat st;
-	uint64_t cpu_ns, key, run_ns = 0;
+	uint64_t cpu_ns, key, run_stamp = 0;
 	long ticks = proc_clock_ticks();
 	/* schedstat before stat: a run between the two reads shows next time;
 	 * only a single-threaded process can be told idle from it */
-	bool have_run = p->single && leader_run_stamp(sm, p, &run_ns);
+	bool have_run = p->single && leader_run_stamp(sm, p, &run_stamp);
 
-	if (have_run && run_ns == p->run_ns && p->rollup_key && now - p->stat_at < STAT_REFRESH)
+	if (have_run && run_stamp == p->run_stamp && p->rollup_key && now - p->stat_at < STAT_REFRESH)
 		return 0;	/* off the CPU since: nothing in stat has grown */
 	if (read_stat_cached(sm, p, &st) < 0)
 		return -1;
@@ -192,7 +192,7 @@ static int sample_proc(struct tp_sampler *sm, struct tp_proc *p, double now)
 		p->life->threads_peak = (unsigned)st.num_threads;
 	/* a thread running at the read goes on without a new timeslice,
 	 * and its time may not move before the next tick */
-	p->run_ns = have_run && st.state != 'R' ? run_ns : UINT64_MAX;
+	p->run_stamp = have_run && st.state != 'R' ? run_stamp : UINT64_MAX;
 	if (!p->starttime)
 		p->starttime = st.starttime;
 	if (p->life) {

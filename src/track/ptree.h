@@ -50,7 +50,7 @@ struct tp_proc {
 	/* Fields are ordered by size, to leave no padding: a task of 10,000
 	 * live processes has 10,000 of these (bench/hostile-core). */
 	uint64_t starttime;	/* clock ticks after boot, 0 until sampled */
-	uint64_t run_ns;	/* leader's run stamp (CPU ns + timeslices) at
+	uint64_t run_stamp;	/* leader's run stamp (CPU ns + timeslices) at
 				 * the last stat read; UINT64_MAX: none, or it
 				 * was running then (sampler.c) */
 	double stat_at;		/* when stat was last read, s */
