@@ -753,6 +753,36 @@ void outfile_unpin_dir(void)
 	pinned_dir = NULL;
 }
 
+int outfile_pinned_fd(void)
+{
+	return pinned_fd;
+}
+
+int outfile_open_own(const char *path, off_t max)
+{
+	const char *base;
+	int dfd = dir_fd(path, &base), fd, err;
+	struct stat st;
+
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	err = errno;
+	dir_close(dfd);
+	if (fd < 0) {
+		errno = err;
+		return -1;
+	}
+	err = fstat(fd, &st) < 0 ? errno : !S_ISREG(st.st_mode) || st.st_uid != geteuid() ? EPERM :
+	      st.st_size > max ? EFBIG : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
 int outfile_check_template(const char *template)
 {
 	const char *base;

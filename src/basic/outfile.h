@@ -60,6 +60,15 @@ const char *outfile_strerror(int err);
  * puts a link in its place cannot send them elsewhere.  0 or -1 (errno). */
 int outfile_pin_dir(const char *template);
 void outfile_unpin_dir(void);
+/* The pinned directory's descriptor, or -1 (for a forked process that
+ * closes the rest and writes later: tpmon's guard). */
+int outfile_pinned_fd(void);
+
+/* Open an output of this user's to read it back (a checkpoint): @path
+ * in the pinned directory when it is there, never through a link, a
+ * regular file owned by the effective uid and at most @max bytes.  A
+ * descriptor, or -1 (errno: ENOENT, ELOOP, EPERM for another's, EFBIG). */
+int outfile_open_own(const char *path, off_t max);
 
 /* Write @len bytes as @path in one go (temporary file, rename).  Returns
  * 0, or -1 with errno set and nothing left behind; prints nothing. */

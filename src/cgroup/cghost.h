@@ -71,6 +71,11 @@ bool cgrun_run_named(const char *name);
  * this effective uid whose subdirectories are exactly the NULL-ended
  * @want ("monitor", "task")?  Anything else is never touched. */
 bool cgrun_is_run(const char *run, const char *const *want);
+/* The same, or what a sweep killed as it removed the run left of it:
+ * only some of @want (or none).  A live run always has its monitor leaf
+ * (tpmon or its guard is in it, and a populated cgroup cannot be
+ * removed), so a settled part of a run without it is dead. */
+bool cgrun_is_run_part(const char *run, const char *const *want);
 
 /* What is left of a @deadline on cgrun_now_ms()'s clock, in ms. */
 int cgrun_ms_left(uint64_t deadline);

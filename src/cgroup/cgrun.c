@@ -7,6 +7,7 @@
  * cgroup/cgroup.c and cgroup/cgroup_v1.c through its host's teardown(). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,25 +145,42 @@ bool cgrun_shared(const struct tp_cgrun *c)
 	return c && c->home && cghome_shared(c->home);
 }
 
-/* Close every descriptor from 3 up but @keep: close_range(2) (5.9), or
- * one by one up to the descriptor limit (RHEL 8's 4.18).  The guard must
- * hold nothing of tpmon's or of whoever started it. */
-static void close_all_but(int keep)
+/* Close descriptors @from to @to (inclusive; @to < @from: none): one
+ * close_range(2) (5.9), or one by one up to the descriptor limit (RHEL
+ * 8's 4.18). */
+static void close_span(int from, int to)
 {
 	struct rlimit rl;
 	rlim_t f, top = 65536;
 
+	if (to < from)
+		return;
 #ifdef SYS_close_range
-	if ((keep <= 3 || syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0) &&
-	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+	if (syscall(SYS_close_range, (unsigned)from, (unsigned)to, 0U) == 0)
 		return;
 #endif
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < top)
 		top = rl.rlim_cur;
-	for (f = 3; f < top; f++)
-		if (f != (rlim_t)keep)
-			close((int)f);
+	for (f = (rlim_t)from; f < top && f <= (rlim_t)to; f++)
+		close((int)f);
+}
+
+/* Close every descriptor from 3 up but @keep and @keep2 (-1: none).  The
+ * guard must hold nothing of tpmon's or of whoever started it. */
+static void close_all_but(int keep, int keep2)
+{
+	int lo = keep < keep2 ? keep : keep2, hi = keep < keep2 ? keep2 : keep;
+
+	if (lo < 3)		/* one to keep (or none) */
+		lo = hi;
+	if (lo < 3) {
+		close_span(3, INT_MAX);
+		return;
+	}
+	close_span(3, lo - 1);
+	close_span(lo + 1, hi - 1);
+	close_span(hi + 1, INT_MAX);
 }
 
 /* Wait up to @ms (-1: for ever) for tpmon's word on @fd: 'q' (its run
@@ -200,9 +218,22 @@ static bool guard_overdue(const struct tp_cgrun *c, int fd, bool *quit)
 	return false;
 }
 
+/* tpmon is gone without a word: kill the task, remove the run, and
+ * leave the note @hook writes. */
+static void guard_orphaned(const struct tp_cgrun *c, const struct tp_guard_hook *hook)
+{
+	struct tp_guard_lost l = { c->maker, getpid(), false };
+
+	l.killed = c->procs && c->procs[0] && cgroup_populated(c->procs) == 1;
+	c->host->teardown(c, getpid());
+	if (hook->lost)
+		hook->lost(hook->arg, &l);
+}
+
 /* The guard's life: wait for tpmon's word or its death, and past the
  * run's deadline (cgrun_guard()), make sure the task ends. */
-static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double deadline)
+static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double deadline,
+				     const struct tp_guard_hook *hook)
 {
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
 				       SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2 };
@@ -223,7 +254,7 @@ static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double de
 	for (f = 0; f < 3; f++)
 		if (null >= 0 && null != f)
 			dup2(null, f);
-	close_all_but(fd);
+	close_all_but(fd, hook->keep_fd);
 	/* where tpmon could not go into its monitor leaf, the guard holds it:
 	 * an empty leaf is how other tpmons know a run is dead */
 	if (!c->in_monitor && c->monitor[0])
@@ -242,15 +273,14 @@ static void ATTR_NORETURN guard_main(const struct tp_cgrun *c, int fd, double de
 			break;
 		deadline = 0;	/* the task was killed: now tpmon's word */
 	}
-	if (quit)
-		_exit(0);
-	/* tpmon is gone without a word: kill the task, remove the run */
-	c->host->teardown(c, getpid());
+	if (!quit)
+		guard_orphaned(c, hook);
 	_exit(0);
 }
 
-int cgrun_guard(struct tp_cgrun *c, double deadline)
+int cgrun_guard(struct tp_cgrun *c, double deadline, const struct tp_guard_hook *hook)
 {
+	static const struct tp_guard_hook no_hook = { NULL, NULL, -1 };
 	int p[2];
 	pid_t mid;
 
@@ -271,7 +301,7 @@ int cgrun_guard(struct tp_cgrun *c, double deadline)
 		 * wait4(-1) never sees it */
 		close(p[1]);
 		if (fork() == 0)
-			guard_main(c, p[0], deadline);
+			guard_main(c, p[0], deadline, hook ? hook : &no_hook);
 		_exit(0);
 	}
 	close(p[0]);
@@ -372,7 +402,9 @@ static bool wanted(const char *name, const char *const *want)
 	return false;
 }
 
-bool cgrun_is_run(const char *run, const char *const *want)
+/* Is @run this user's directory whose subdirectories are all among
+ * @want, and (@whole) every one of them there? */
+static bool run_shaped(const char *run, const char *const *want, bool whole)
 {
 	struct stat st;
 	struct dirent *e;
@@ -394,7 +426,17 @@ bool cgrun_is_run(const char *run, const char *const *want)
 	closedir(d);
 	while (want[nwant])
 		nwant++;
-	return ok && n == nwant;
+	return ok && (n == nwant || (!whole && n < nwant));
+}
+
+bool cgrun_is_run(const char *run, const char *const *want)
+{
+	return run_shaped(run, want, true);
+}
+
+bool cgrun_is_run_part(const char *run, const char *const *want)
+{
+	return run_shaped(run, want, false);
 }
 
 uint64_t cgrun_now_ms(void)

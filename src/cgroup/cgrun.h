@@ -107,9 +107,25 @@ bool cgrun_shared(const struct tp_cgrun *c);
  * task itself.  Call before tpmon becomes a subreaper and before any
  * thread exists.  The guard is forked by a middle process, which exits
  * at once and is not waited for here (its exit, a few ms on a VM, runs
- * beside the rest of the setup): cgrun_guard_settle() reaps it.  0, or
- * -1 after a warning (no guard). */
-int cgrun_guard(struct tp_cgrun *c, double deadline);
+ * beside the rest of the setup): cgrun_guard_settle() reaps it.  @hook
+ * (or NULL): what the guard calls after it ended a run whose tpmon died
+ * (forked before any thread, it may allocate there).  0, or -1 after a
+ * warning (no guard). */
+struct tp_guard_lost;
+struct tp_guard_hook {
+	/* called in the guard once it has ended a run whose tpmon was gone
+	 * without a word, to leave a note in the summary's place; NULL none */
+	void (*lost)(void *arg, const struct tp_guard_lost *l);
+	void *arg;
+	int keep_fd;		/* a descriptor the guard keeps (the pinned output
+				 * directory), or -1 */
+};
+/* What the guard found when it ended such a run. */
+struct tp_guard_lost {
+	pid_t monitor, guard;	/* tpmon, and the guard itself */
+	bool killed;		/* the task's cgroup held processes: killed */
+};
+int cgrun_guard(struct tp_cgrun *c, double deadline, const struct tp_guard_hook *hook);
 
 /* Reap the guard's middle process, if not yet: the guard is then an
  * orphan of init (or of a subreaper above tpmon), never tpmon's child.

@@ -110,7 +110,12 @@ static bool run_dead(const char *pids, const char *name)
 
 	if (cgroup_join(run, sizeof(run), pids, name) < 0 ||
 	    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 ||
-	    !cgrun_settled(run) || !cgrun_is_run(run, pids_layout) || rmdir(mon) < 0)
+	    !cgrun_settled(run) || !cgrun_is_run_part(run, pids_layout))
+		return false;
+	/* a sweep killed as it removed the run took the leaf already */
+	if (access(mon, F_OK) < 0)
+		return errno == ENOENT;
+	if (rmdir(mon) < 0)
 		return false;
 	if (mkdir(mon, 0755) < 0)
 		debug_msg("cgroup: cannot make %s again: %s", mon, strerror(errno));
@@ -137,25 +142,28 @@ static int kill_dead(const struct tp_cgrun *c, const char *name, uint64_t deadli
 	if (cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_PIDS], name) < 0 ||
 	    cgroup_join(task, sizeof(task), run, "task") < 0)
 		return -1;
+	if (access(task, F_OK) < 0 && errno == ENOENT)
+		return 0;	/* removed by a sweep killed after its kill */
 	return cgroup_kill_unfrozen(task, cgrun_ms_left(deadline));
 }
 
 /* Remove run @name from every hierarchy, the pids one last (it is the
  * run's mark: kept while any other part is left, so that a later sweep
- * finds it).  0 when all is gone. */
+ * finds it), and what an earlier sweep, killed as it removed them, left
+ * of the others (cgrun_is_run_part()).  0 when all is gone. */
 static int remove_run(const struct tp_cgrun *c, const char *name, uint64_t deadline)
 {
 	char run[TP_CGRUN_PATH];
 	int which, r = 0;
 
 	if (c->origin[0] && cgroup_join(run, sizeof(run), c->origin, name) == 0 &&
-	    access(run, F_OK) == 0 && (!cgrun_is_run(run, run_layout) ||
+	    access(run, F_OK) == 0 && (!cgrun_is_run_part(run, run_layout) ||
 				       cgroup_remove(run, cgrun_ms_left(deadline)) < 0))
 		r = -1;
 	for (which = 0; which < TP_CG1__COUNT; which++)
 		if (which != TP_CG1_PIDS && c->v1_origin[which][0] &&
 		    cgroup_join(run, sizeof(run), c->v1_origin[which], name) == 0 &&
-		    access(run, F_OK) == 0 && (!cgrun_is_run(run, run_layout) ||
+		    access(run, F_OK) == 0 && (!cgrun_is_run_part(run, run_layout) ||
 					       cgroup_remove(run, cgrun_ms_left(deadline)) < 0))
 			r = -1;
 	if (r < 0 || cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_PIDS], name) < 0)

@@ -310,8 +310,9 @@ static int v2_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 	return r ? -1 : 0;
 }
 
-/* Remove the runs beside @c that dead tpmons left: exactly a run's
- * layout, this user's, settled, and its monitor leaf empty by the
+/* Remove the runs beside @c that dead tpmons left: a run's layout (or
+ * what a sweep killed as it removed one left), this user's, settled, and
+ * its monitor leaf empty (or gone) by the
  * kernel's cgroup.events (which counts processes no pid namespace can
  * hide).  Killed without freezing, within what is left of @deadline.
  * Returns how many. */
@@ -331,10 +332,11 @@ static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 		    cgroup_join(run, sizeof(run), c->base, e->d_name) < 0 ||
 		    !strcmp(run, c->run) ||
 		    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 ||
-		    !cgrun_settled(run) || !cgrun_is_run(run, layout))
+		    !cgrun_settled(run) || !cgrun_is_run_part(run, layout))
 			continue;
-		/* a live tpmon (or its guard) is always in its monitor leaf */
-		if (cgroup_populated(mon) != 0)
+		/* a live tpmon (or its guard) is always in its monitor leaf;
+		 * a run without one is what a sweep killed mid-way left */
+		if ((access(mon, F_OK) == 0 || errno != ENOENT) && cgroup_populated(mon) != 0)
 			continue;
 		finish = cgrun_now_ms() + TP_CG_SWEEP_RUN_MS;
 		if (cgroup_kill_unfrozen(run, cgrun_ms_left(finish)) == 0 &&

@@ -19,10 +19,10 @@ const char *endcause_name(enum tp_end_cause c)
 		[TP_END_EXITED] = "exited", [TP_END_LIMIT] = "limit",
 		[TP_END_OOM_KILL] = "oom_kill", [TP_END_SIGNAL] = "signal",
 		[TP_END_NO_SPACE] = "no_space", [TP_END_NOT_FOUND] = "not_found",
-		[TP_END_CANNOT_EXECUTE] = "cannot_execute",
+		[TP_END_CANNOT_EXECUTE] = "cannot_execute", [TP_END_MONITOR_LOST] = "monitor_lost",
 	};
 
-	return c > TP_END_UNKNOWN && c <= TP_END_CANNOT_EXECUTE ? names[c] : NULL;
+	return c > TP_END_UNKNOWN && c <= TP_END_MONITOR_LOST ? names[c] : NULL;
 }
 
 /* "killed by signal 15 (Terminated)" or "exited with status 1". */

@@ -24,6 +24,8 @@ enum tp_end_cause {
 	TP_END_NO_SPACE,
 	TP_END_NOT_FOUND,	/* command not found (exit status 127) */
 	TP_END_CANNOT_EXECUTE,	/* found, but exec failed (126: not executable...) */
+	TP_END_MONITOR_LOST,	/* tpmon was gone before the end: its guard's
+				 * note (output/lostnote.c), never decided */
 };
 
 struct tp_end {

@@ -306,17 +306,30 @@ static void add_snapshots(json_t *root, const struct tp_summary *r)
 	json_object_set_new(root, "snapshots", a);
 }
 
-static json_t *build(const struct tp_options *o, const struct tp_summary *r)
+json_t *summary_identity(const struct tp_options *o)
 {
-	json_t *root = json_object(), *lb;
+	json_t *root = json_object();
 	char host[256] = "unknown";
-	int i;
 
 	gethostname(host, sizeof(host) - 1);
 	json_object_set_new(root, "executable_type", json_string("dynamic"));
 	json_object_set_new(root, "monitor_version", json_string("tpmon " PACKAGE_VERSION));
 	json_object_set_new(root, "host", jsontext_new(host));
 	json_object_set_new(root, "command", jsontext_new(o->command));
+	return root;
+}
+
+void summary_tag(json_t *root, const struct tp_options *o)
+{
+	add_job(root, o);
+	add_verbatim(root, o);
+}
+
+static json_t *build(const struct tp_options *o, const struct tp_summary *r)
+{
+	json_t *root = summary_identity(o), *lb;
+	int i;
+
 	add_exit(root, o, r);
 	json_object_set_new(root, "start", measure(r->start, "s", 6));
 	json_object_set_new(root, "end", measure(r->end, "s", 6));
@@ -360,8 +373,7 @@ static json_t *build(const struct tp_options *o, const struct tp_summary *r)
 	if (r->input.reason)
 		json_object_set_new(root, "input_reason", json_string(r->input.reason));
 	endjson_add(root, o, r);
-	add_job(root, o);
-	add_verbatim(root, o);
+	summary_tag(root, o);
 	return root;
 }
 
@@ -372,9 +384,15 @@ bool summary_field_reserved(const char *key)
 	return fig_by_name(key) >= 0 || (k >= 0 && key_info((enum tp_key)k)->written);
 }
 
-static char *summary_path(const char *template)
+char *summary_path(const struct tp_options *o)
 {
-	return xasprintf("%s.summary", template);
+	return xasprintf("%s.summary", o->template);
+}
+
+char *summary_full_path(const struct tp_options *o)
+{
+	return o->exit_codes == TP_CODES_CCTOOLS ? xasprintf("%s.tpmon.json", o->template) :
+						   summary_path(o);
 }
 
 /* Space for the final summary, set aside before the task runs. */
@@ -394,7 +412,7 @@ static size_t summary_bound(const struct tp_options *o)
 
 int summary_prepare(const struct tp_options *o)
 {
-	char *path = summary_path(o->template);
+	char *path = summary_path(o);
 	int r = outfile_check(path);
 
 	if (r == 0) {
@@ -413,7 +431,7 @@ void summary_release(void)
 }
 
 /* @root as text ending with a newline (malloc'd). */
-static char *dump(const json_t *root, bool pprint)
+char *summary_dump(const json_t *root, bool pprint)
 {
 	size_t flags = JSON_REAL_PRECISION(15) | JSON_PRESERVE_ORDER |
 		       (pprint ? JSON_INDENT(2) : JSON_COMPACT);
@@ -433,7 +451,7 @@ static char *dump(const json_t *root, bool pprint)
 static int write_json(const struct tp_options *o, const struct tp_summary *r,
 		      const char *path, const json_t *root, bool reserved)
 {
-	char *text_nl = dump(root, o->pprint);
+	char *text_nl = summary_dump(root, o->pprint);
 	int ret;
 
 	if (r->partial) {
@@ -462,11 +480,11 @@ static int write_json(const struct tp_options *o, const struct tp_summary *r,
 int summary_write(const struct tp_options *o, const struct tp_summary *r)
 {
 	json_t *root = build(o, r);
-	char *path = summary_path(o->template);
+	char *path = summary_path(o);
 	int ret;
 
 	if (o->exit_codes == TP_CODES_CCTOOLS) {
-		char *full = xasprintf("%s.tpmon.json", o->template);
+		char *full = summary_full_path(o);
 		json_t *view = cctools_view(root, o);
 
 		write_json(o, r, full, root, false);
@@ -486,7 +504,7 @@ int summary_write(const struct tp_options *o, const struct tp_summary *r)
 int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot *s, size_t n)
 {
 	json_t *root = snapshot_json(s);
-	char *text_nl = dump(root, o->pprint);
+	char *text_nl = summary_dump(root, o->pprint);
 	char *path = xasprintf("%s.snapshot.%02zu", o->template, n);
 	int ret = outfile_write(path, text_nl, strlen(text_nl));
 
@@ -501,7 +519,7 @@ int summary_write_snapshot(const struct tp_options *o, const struct tp_snapshot 
 char *summary_text(const struct tp_options *o, const struct tp_summary *r)
 {
 	json_t *root = build(o, r), *view = cctools_view(root, o);
-	char *text = dump(view, false);
+	char *text = summary_dump(view, false);
 
 	json_decref(view);
 	json_decref(root);

@@ -1,14 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /* summary.h: the report of a run and the files written from it
- * (TEMPLATE.summary, atomically).  The only user of jansson for output. */
+ * (TEMPLATE.summary, atomically).  With the guard's note (lostnote.c),
+ * the only user of jansson for output. */
 #ifndef TPMON_SUMMARY_H
 #define TPMON_SUMMARY_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <jansson.h>
 #include "measure/figures.h"
 #include "config/options.h"
+
+/* TEMPLATE.summary, and the file that holds every field (TEMPLATE.tpmon.json
+ * in cctools mode, else the same), malloc'd. */
+char *summary_path(const struct tp_options *o);
+char *summary_full_path(const struct tp_options *o);
+
+/* A summary's identity: a new object with its monitor, host and command
+ * (the first fields), and the tags that close it (the batch job, -V). */
+json_t *summary_identity(const struct tp_options *o);
+void summary_tag(json_t *root, const struct tp_options *o);
+/* @root as a summary's text, with its newline, malloc'd. */
+char *summary_dump(const json_t *root, bool pprint);
 
 /* Is @key a field that tpmon writes itself (so -V may not set it)? */
 bool summary_field_reserved(const char *key);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output/brief.h"
+#include "output/lostnote.h"
 #include "cgroup/cgrun.h"
 #include "cgroup/cgroup.h"
 #include "track/forkexec.h"
@@ -191,6 +192,27 @@ static double guard_deadline(const struct tp_options *o)
 	return (double)cgrun_now_ms() / 1000.0 + (left > 0 ? left : 0) + o->kill_grace + 2.0;
 }
 
+/* What the guard needs for its note, should tpmon die (output/lostnote.c):
+ * its copy, made at the fork. */
+static struct {
+	const struct tp_options *o;
+	double started;
+} lost_run;
+
+/* In the guard, once it has ended a run whose tpmon was gone. */
+static void guard_lost(void *arg, const struct tp_guard_lost *g)
+{
+	struct tp_lost l;
+
+	(void)arg;
+	l.started = lost_run.started;
+	l.ended = clock_wall();
+	l.monitor = g->monitor;
+	l.guard = g->guard;
+	l.killed = g->killed;
+	lostnote_write(lost_run.o, &l);
+}
+
 /* The run's cgroups (see cgrun.h), or NULL to work without, and the
  * tracking mode (choose_tracking()).  Refuses (*status set) when
  * --tracking=cgroup or --cgroup=PATH asked for one that cannot be had,
@@ -211,7 +233,12 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 		c = cgrun_open(o->cgroup_path, allow, why, sizeof(why));
 	own = cgrun_own(c);
 	if (own) {
-		cgrun_guard(c, guard_deadline(o));
+		static struct tp_guard_hook hook = { guard_lost, NULL, -1 };
+
+		lost_run.o = o;
+		lost_run.started = clock_wall();
+		hook.keep_fd = outfile_pinned_fd();
+		cgrun_guard(c, guard_deadline(o), &hook);
 	} else if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
 		error_msg("%s: no usable cgroup: %s", o->tracking == TP_TRACK_CGROUP ?
 			  "--tracking=cgroup" : "--cgroup", why);

@@ -101,14 +101,19 @@ void rp_task_clear(struct rp_task *t)
  * has no exit_type or exit_type "normal"; "limits" means a limit stopped
  * it; anything else, or a normal end with a non-zero status, is a failure.
  * A task still running (a checkpoint) is none of these, and its peaks so
- * far stay out of the histograms. */
+ * far stay out of the histograms.  A checkpoint with an ending is the
+ * note of a guard whose tpmon was gone (output/lostnote.c): a failure. */
 void rp_task_classify(struct rp_task *t)
 {
-	bool running = t->partial || (t->exit_type && strcmp(t->exit_type, "running") == 0);
+	bool lost = t->partial && t->cause;
+	bool running = (t->partial && !lost) ||
+		       (t->exit_type && strcmp(t->exit_type, "running") == 0);
 
-	t->normal = !running && (!t->exit_type || strcmp(t->exit_type, "normal") == 0);
+	t->normal = !running && !lost && (!t->exit_type || strcmp(t->exit_type, "normal") == 0);
 	if (running)
 		t->end = RP_RUNNING;
+	else if (lost)
+		t->end = RP_FAILED;
 	else if (t->exit_type && strcmp(t->exit_type, "limits") == 0)
 		t->end = RP_EXHAUSTED;
 	else if (t->normal && t->exit_status <= 0)
