@@ -71,11 +71,19 @@ bool cgrun_run_named(const char *name);
  * this effective uid whose subdirectories are exactly the NULL-ended
  * @want ("monitor", "task")?  Anything else is never touched. */
 bool cgrun_is_run(const char *run, const char *const *want);
-/* The same, or what a sweep killed as it removed the run left of it:
- * only some of @want (or none).  A live run always has its monitor leaf
- * (tpmon or its guard is in it, and a populated cgroup cannot be
- * removed), so a settled part of a run without it is dead. */
+/* The same, or only some of @want (or none): a run's part in a v1
+ * hierarchy other than the pids one, where the pids hierarchy's run
+ * says whose it is. */
 bool cgrun_is_run_part(const char *run, const char *const *want);
+/* Is @run this user's with the monitor leaf only: the run's mark, which
+ * is removed last (cgrun_remove_run()), what a tpmon or a sweep killed
+ * as it removed the run left? */
+bool cgrun_is_run_mark(const char *run);
+
+/* Remove run directory @run: its task subtree first, then the rest, so
+ * that the monitor leaf (the mark) goes last.  Waits up to @wait_ms for
+ * what is dying; 0, or -1 when something is left. */
+int cgrun_remove_run(const char *run, int wait_ms);
 
 /* What is left of a @deadline on cgrun_now_ms()'s clock, in ms. */
 int cgrun_ms_left(uint64_t deadline);

@@ -439,6 +439,24 @@ bool cgrun_is_run_part(const char *run, const char *const *want)
 	return run_shaped(run, want, false);
 }
 
+bool cgrun_is_run_mark(const char *run)
+{
+	static const char *const mark[] = { "monitor", NULL };
+
+	return run_shaped(run, mark, true);
+}
+
+int cgrun_remove_run(const char *run, int wait_ms)
+{
+	char task[TP_CGRUN_PATH];
+	uint64_t deadline = cgrun_now_ms() + (uint64_t)(wait_ms > 0 ? wait_ms : 0);
+
+	if (cgroup_join(task, sizeof(task), run, "task") == 0 && access(task, F_OK) == 0 &&
+	    cgroup_remove(task, wait_ms) < 0)
+		return -1;
+	return cgroup_remove(run, cgrun_ms_left(deadline));
+}
+
 uint64_t cgrun_now_ms(void)
 {
 	struct timespec ts;

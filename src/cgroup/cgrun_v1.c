@@ -103,23 +103,31 @@ static const char *const pids_layout[] = { "monitor", "task", NULL };
  * lives in it, whichever pid namespace it is in or reads it, and
  * succeeds over zombies that nobody reaps (which pids.current still
  * counts).  The leaf is made again at once, so that the run keeps its
- * layout should the sweep not finish. */
-static bool run_dead(const char *pids, const char *name)
+ * layout should the sweep not finish.  The monitor leaf alone is what a
+ * tpmon or a sweep killed as it removed the run left (the leaf goes
+ * last: cgrun_remove_run()): the same proof, and nothing to kill. */
+enum run_state {
+	RUN_KEEP,		/* alive, or not a run: never touched */
+	RUN_DEAD,		/* a whole run, its maker gone: killed, removed */
+	RUN_REMAINS,		/* the mark alone, left by a tpmon or a sweep
+				 * killed as it removed the run: removed, with
+				 * the run's parts elsewhere, nothing killed */
+};
+
+static enum run_state run_state(const char *pids, const char *name)
 {
 	char run[TP_CGRUN_PATH], mon[TP_CGRUN_PATH];
+	bool whole;
 
 	if (cgroup_join(run, sizeof(run), pids, name) < 0 ||
-	    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 ||
-	    !cgrun_settled(run) || !cgrun_is_run_part(run, pids_layout))
-		return false;
-	/* a sweep killed as it removed the run took the leaf already */
-	if (access(mon, F_OK) < 0)
-		return errno == ENOENT;
-	if (rmdir(mon) < 0)
-		return false;
+	    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 || !cgrun_settled(run))
+		return RUN_KEEP;
+	whole = cgrun_is_run(run, pids_layout);
+	if ((!whole && !cgrun_is_run_mark(run)) || rmdir(mon) < 0)
+		return RUN_KEEP;
 	if (mkdir(mon, 0755) < 0)
 		debug_msg("cgroup: cannot make %s again: %s", mon, strerror(errno));
-	return true;
+	return whole ? RUN_DEAD : RUN_REMAINS;
 }
 
 /* Kill what is left in dead run @name, never freezing: cgroup.kill of
@@ -142,8 +150,6 @@ static int kill_dead(const struct tp_cgrun *c, const char *name, uint64_t deadli
 	if (cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_PIDS], name) < 0 ||
 	    cgroup_join(task, sizeof(task), run, "task") < 0)
 		return -1;
-	if (access(task, F_OK) < 0 && errno == ENOENT)
-		return 0;	/* removed by a sweep killed after its kill */
 	return cgroup_kill_unfrozen(task, cgrun_ms_left(deadline));
 }
 
@@ -168,7 +174,7 @@ static int remove_run(const struct tp_cgrun *c, const char *name, uint64_t deadl
 			r = -1;
 	if (r < 0 || cgroup_join(run, sizeof(run), c->v1_origin[TP_CG1_PIDS], name) < 0)
 		return -1;
-	return cgroup_remove(run, cgrun_ms_left(deadline));
+	return cgrun_remove_run(run, cgrun_ms_left(deadline));
 }
 
 /* Sweep the runs that dead tpmons left in the hierarchies tpmon uses,
@@ -186,11 +192,16 @@ static int v1_sweep(const struct tp_cgrun *c, uint64_t deadline)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) && cgrun_ms_left(deadline) > 0) {
-		if (!cgrun_run_named(e->d_name) || !strcmp(e->d_name, own) ||
-		    !run_dead(pids, e->d_name))
+		enum run_state st;
+
+		if (!cgrun_run_named(e->d_name) || !strcmp(e->d_name, own))
+			continue;
+		st = run_state(pids, e->d_name);
+		if (st == RUN_KEEP)
 			continue;
 		finish = cgrun_now_ms() + TP_CG_SWEEP_RUN_MS;
-		if (kill_dead(c, e->d_name, finish) == 0 && remove_run(c, e->d_name, finish) == 0) {
+		if ((st == RUN_REMAINS || kill_dead(c, e->d_name, finish) == 0) &&
+		    remove_run(c, e->d_name, finish) == 0) {
 			debug_msg("cgroup: swept %s", e->d_name);
 			n++;
 		}
@@ -281,7 +292,7 @@ static void v1_teardown(const struct tp_cgrun *c, pid_t self)
 	/* the pids hierarchy's run is the mark a later sweep looks for:
 	 * kept while anything else of the run is */
 	if (!left && c->v1_run[TP_CG1_PIDS][0])
-		cgroup_remove(c->v1_run[TP_CG1_PIDS], TP_CG_REMOVE_WAIT_MS);
+		cgrun_remove_run(c->v1_run[TP_CG1_PIDS], TP_CG_REMOVE_WAIT_MS);
 }
 
 static int v1_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)

@@ -311,8 +311,8 @@ static int v2_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 }
 
 /* Remove the runs beside @c that dead tpmons left: a run's layout (or
- * what a sweep killed as it removed one left), this user's, settled, and
- * its monitor leaf empty (or gone) by the
+ * its mark alone, cgrun_is_run_mark()), this user's, settled, and its
+ * monitor leaf empty by the
  * kernel's cgroup.events (which counts processes no pid namespace can
  * hide).  Killed without freezing, within what is left of @deadline.
  * Returns how many. */
@@ -323,6 +323,7 @@ static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 	uint64_t finish;
 	DIR *d = opendir(c->base);
 	struct dirent *e;
+	bool whole;
 	int n = 0;
 
 	if (!d)
@@ -332,15 +333,20 @@ static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 		    cgroup_join(run, sizeof(run), c->base, e->d_name) < 0 ||
 		    !strcmp(run, c->run) ||
 		    cgroup_join(mon, sizeof(mon), run, "monitor") < 0 ||
-		    !cgrun_settled(run) || !cgrun_is_run_part(run, layout))
+		    !cgrun_settled(run))
 			continue;
-		/* a live tpmon (or its guard) is always in its monitor leaf;
-		 * a run without one is what a sweep killed mid-way left */
-		if ((access(mon, F_OK) == 0 || errno != ENOENT) && cgroup_populated(mon) != 0)
+		/* the monitor leaf alone: what a tpmon or a sweep killed as
+		 * it removed the run left (the leaf goes last), nothing to
+		 * kill */
+		whole = cgrun_is_run(run, layout);
+		if (!whole && !cgrun_is_run_mark(run))
+			continue;
+		/* a live tpmon (or its guard) is always in its monitor leaf */
+		if (cgroup_populated(mon) != 0)
 			continue;
 		finish = cgrun_now_ms() + TP_CG_SWEEP_RUN_MS;
-		if (cgroup_kill_unfrozen(run, cgrun_ms_left(finish)) == 0 &&
-		    cgroup_remove(run, cgrun_ms_left(finish)) == 0) {
+		if ((!whole || cgroup_kill_unfrozen(run, cgrun_ms_left(finish)) == 0) &&
+		    cgrun_remove_run(run, cgrun_ms_left(finish)) == 0) {
 			debug_msg("cgroup: swept %s", run);
 			n++;
 		}
