@@ -20,7 +20,7 @@ if [ -n "${CF_SMALL:-}" ]; then
 	cf_procs=20 cf_kids=5 cf_mem=50 cf_writers=3 cf_wmb=1 cf_conns=50 cf_long=1 cf_disk=5
 	# the end of the shell after its times, and tpmon's setup of the
 	# task's first process, cost 30 ms and more under TCG
-	cf_cpu_slack=0.3
+	cf_cpu_slack=$TP_EMULATED_CPU_SLACK
 else
 	cf_procs=200 cf_kids=20 cf_mem=100 cf_writers=10 cf_wmb=3 cf_conns=200 cf_long=5 cf_disk=20
 	cf_cpu_slack=0.06

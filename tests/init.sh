@@ -317,6 +317,14 @@ run_tpmon()
 	run_tpmon_raw -O "$tmp/out" "$@"
 }
 
+# On an emulated CPU (the VM's TCG: QEMU's CPU model) a process's start
+# and end cost tens of ms more: CPU-time bounds allow this much there.
+TP_EMULATED_CPU_SLACK=0.3
+tp_emulated_cpu()
+{
+	grep -q '^model name.*QEMU' /proc/cpuinfo
+}
+
 # scaled N: N multiplied by TPMON_TIME_SCALE (integer), for time bounds.
 scaled()
 {
