@@ -312,10 +312,9 @@ static int v2_limit(const struct tp_cgrun *c, uint64_t mem_bytes, uint64_t pids)
 
 /* Remove the runs beside @c that dead tpmons left: a run's layout (or
  * its mark alone, cgrun_is_run_mark()), this user's, settled, and its
- * monitor leaf empty by the
- * kernel's cgroup.events (which counts processes no pid namespace can
- * hide).  Killed without freezing, within what is left of @deadline.
- * Returns how many. */
+ * monitor leaf empty by the kernel's cgroup.events (which counts
+ * processes no pid namespace can hide).  Killed without freezing, within
+ * what is left of @deadline.  Returns how many. */
 static int v2_sweep(const struct tp_cgrun *c, uint64_t deadline)
 {
 	static const char *const layout[] = { "monitor", "task", NULL };

@@ -6,8 +6,8 @@
  * is "monitor_lost", with the guard's SIGKILL and the guard as sender
  * when the task was still running, and the task's end unknown when it
  * was not.  The report counts such a run as ended, not as running.  In
- * cctools mode the cctools view (TEMPLATE.summary) gets the exit and the
- * times only, as resource_monitor would write them. */
+ * cctools mode TEMPLATE.summary is the note's cctools view, made as any
+ * summary's is (cctools.c). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -19,6 +19,7 @@
 #include "basic/outfile.h"
 #include "basic/xmalloc.h"
 #include "measure/endcause.h"
+#include "output/cctools.h"
 #include "output/lostnote.h"
 #include "output/summary.h"
 
@@ -191,12 +192,12 @@ int lostnote_write(const struct tp_options *o, const struct tp_lost *l)
 	json_object_set_new(full, "retry", json_null());
 	json_object_set_new(full, "notes", json_array());
 	r = write_root(o, full_path, full);
-	json_decref(full);
 	if (strcmp(path, full_path) != 0) {
-		view = note_of(o, load(path), l);
+		view = cctools_view(full, o);
 		r |= write_root(o, path, view);
 		json_decref(view);
 	}
+	json_decref(full);
 out:
 	free(full_path);
 	free(path);

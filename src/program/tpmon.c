@@ -194,23 +194,23 @@ static double guard_deadline(const struct tp_options *o)
 
 /* What the guard needs for its note, should tpmon die (output/lostnote.c):
  * its copy, made at the fork. */
-static struct {
+struct lost_run {
 	const struct tp_options *o;
 	double started;
-} lost_run;
+};
 
 /* In the guard, once it has ended a run whose tpmon was gone. */
 static void guard_lost(void *arg, const struct tp_guard_lost *g)
 {
+	const struct lost_run *run = arg;
 	struct tp_lost l;
 
-	(void)arg;
-	l.started = lost_run.started;
+	l.started = run->started;
 	l.ended = clock_wall();
 	l.monitor = g->monitor;
 	l.guard = g->guard;
 	l.killed = g->killed;
-	lostnote_write(lost_run.o, &l);
+	lostnote_write(run->o, &l);
 }
 
 /* The run's cgroups (see cgrun.h), or NULL to work without, and the
@@ -233,10 +233,11 @@ static struct tp_cgrun *open_cgroup(struct tp_options *o, int *status, char *rea
 		c = cgrun_open(o->cgroup_path, allow, why, sizeof(why));
 	own = cgrun_own(c);
 	if (own) {
-		static struct tp_guard_hook hook = { guard_lost, NULL, -1 };
+		static struct lost_run run;
+		static struct tp_guard_hook hook = { guard_lost, &run, -1 };
 
-		lost_run.o = o;
-		lost_run.started = clock_wall();
+		run.o = o;
+		run.started = clock_wall();
 		hook.keep_fd = outfile_pinned_fd();
 		cgrun_guard(c, guard_deadline(o), &hook);
 	} else if (o->tracking == TP_TRACK_CGROUP || o->cgroup == TP_CGROUP_PATH) {
