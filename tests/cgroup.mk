@@ -49,7 +49,7 @@ EXTRA_DIST += tests/cgroup-common.sh tests/cgroup-v1-common.sh tests/cgroup-as $
 # VMs at a time, each mostly one busy CPU of its two (its suite runs one
 # test at a time): the cgroup tests in one; the conformance matrix's
 # rows, tpmon's own cgroup read only, Slurm, the signal sender, the
-# socket probes and vgem, then the machine that boots systemd, in the
+# socket probes, vgem and the input probe, then the machine that boots systemd, in the
 # other.  Timed per test from TAP timestamps (session 16, beside other
 # suites): the cgroup tests 10.6 minutes from the first point to the
 # last; the other side 6.8, then 4.7 for the systemd VM with its boot,
@@ -68,7 +68,7 @@ check-cgroup-vm: all
 	  echo $$? >tests/vm-cgroup.rc; } >tests/vm-cgroup.out 2>&1 & \
 	{ $(VM_RUN) --timeout 1800 -- \
 		$(MAKE) $(AM_MAKEFLAGS) check TEST_SUITE_LOG=tests/vm-conformance-suite.log \
-		TESTS='$(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS) $(TP_GPU_VM_TESTS)'; \
+		TESTS='$(TP_CGROUP_CONFORMANCE) $(TP_CGROUP_HOME) $(TP_CGROUP_SLURM) $(TP_END_VM_TESTS) $(TP_NET_VM_TESTS) $(TP_GPU_VM_TESTS) $(TP_INPUT_VM_TESTS)'; \
 	  echo $$? >tests/vm-conformance.rc; } >tests/vm-conformance.out 2>&1; \
 	{ $(MAKE) $(AM_MAKEFLAGS) check-systemd-vm; \
 	  echo $$? >tests/vm-systemd.rc; } >tests/vm-systemd.out 2>&1; \

@@ -149,30 +149,25 @@ int bpfasm_load(const struct bpfasm *p, enum bpf_prog_type type,
 	return bpfasm_load_version(p, type, expected, 0, what);
 }
 
-int bpfasm_load_version(const struct bpfasm *p, enum bpf_prog_type type,
-			enum bpf_attach_type expected, uint32_t kern_version, const char *what)
+/* Load the program @a describes, with @p's instructions. */
+static int load(union bpf_attr *a, const struct bpfasm *p, const char *what)
 {
 	static char log[4096];
 	static const char license[] = "Dual MIT/GPL";
-	union bpf_attr a;
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.prog_type = type;
-	a.expected_attach_type = expected;
-	a.insns = (uint64_t)(uintptr_t)p->insn;
-	a.insn_cnt = (uint32_t)p->n;
-	a.license = (uint64_t)(uintptr_t)license;
-	a.kern_version = kern_version;
-	fd = (int)bpfasm_sys(BPF_PROG_LOAD, &a);
+	a->insns = (uint64_t)(uintptr_t)p->insn;
+	a->insn_cnt = (uint32_t)p->n;
+	a->license = (uint64_t)(uintptr_t)license;
+	fd = (int)bpfasm_sys(BPF_PROG_LOAD, a);
 	if (fd >= 0 || (errno != EACCES && errno != EINVAL))
 		return fd;
 	/* refused by the verifier: say why (a defect of the caller) */
 	log[0] = '\0';
-	a.log_buf = (uint64_t)(uintptr_t)log;
-	a.log_size = sizeof(log);
-	a.log_level = 1;
-	fd = (int)bpfasm_sys(BPF_PROG_LOAD, &a);
+	a->log_buf = (uint64_t)(uintptr_t)log;
+	a->log_size = sizeof(log);
+	a->log_level = 1;
+	fd = (int)bpfasm_sys(BPF_PROG_LOAD, a);
 	if (fd < 0) {
 		int e = errno;
 
@@ -180,6 +175,38 @@ int bpfasm_load_version(const struct bpfasm *p, enum bpf_prog_type type,
 		errno = e;
 	}
 	return fd;
+}
+
+int bpfasm_load_version(const struct bpfasm *p, enum bpf_prog_type type,
+			enum bpf_attach_type expected, uint32_t kern_version, const char *what)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = type;
+	a.expected_attach_type = expected;
+	a.kern_version = kern_version;
+	return load(&a, p, what);
+}
+
+int bpfasm_load_fentry(const struct bpfasm *p, uint32_t btf_id, const char *what)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = BPF_TRACE_FENTRY;
+	a.attach_btf_id = btf_id;
+	return load(&a, p, what);
+}
+
+int bpfasm_fentry_attach(int prog)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.prog_fd = (uint32_t)prog;
+	return (int)bpfasm_sys(BPF_RAW_TRACEPOINT_OPEN, &a);
 }
 
 bool bpfasm_memlock_raise(struct rlimit *old)
@@ -235,12 +262,14 @@ int bpfasm_kprobe_retbit(const char *text)
 int bpfasm_regs_of(const char *machine, struct bpfasm_regs *r)
 {
 	if (strcmp(machine, "x86_64") == 0) {
-		r->ret = 80;
-		r->arg4 = 88;
+		r->ret = 80;	/* ax */
+		r->arg1 = 112;	/* di */
+		r->arg4 = 88;	/* cx */
 		return 0;
 	}
 	if (strcmp(machine, "aarch64") == 0) {
-		r->ret = 0;
+		r->ret = 0;	/* regs[0] */
+		r->arg1 = 0;
 		r->arg4 = 24;
 		return 0;
 	}

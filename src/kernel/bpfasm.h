@@ -78,6 +78,17 @@ int bpfasm_load(const struct bpfasm *p, enum bpf_prog_type type,
 int bpfasm_load_version(const struct bpfasm *p, enum bpf_prog_type type,
 			enum bpf_attach_type expected, uint32_t kern_version, const char *what);
 
+/* A tracing program at the entry of the kernel function whose BTF type
+ * id (a FUNC of vmlinux's BTF) is @btf_id (fentry: Linux 5.5, x86_64;
+ * 6.0 on aarch64).  Its context is the function's arguments, each a u64.
+ * Its descriptor, or -1 with errno. */
+int bpfasm_load_fentry(const struct bpfasm *p, uint32_t btf_id, const char *what);
+
+/* Attach the fentry program @prog (BPF_RAW_TRACEPOINT_OPEN with no
+ * name): the link's descriptor, or -1 with errno.  Detached when it is
+ * closed. */
+int bpfasm_fentry_attach(int prog);
+
 /* Before 5.11 maps and programs are charged to RLIMIT_MEMLOCK: raise it
  * for the while where tpmon may (the task keeps tpmon's), keeping the
  * old one in @old.  Returns whether it was raised (then restore it with
@@ -92,6 +103,7 @@ bool bpfasm_memlock_raise(struct rlimit *old);
 /* Where a probe's program finds what it reads, in bytes into pt_regs. */
 struct bpfasm_regs {
 	int ret;	/* the return value (in a kretprobe) */
+	int arg1;	/* the first argument (in a kprobe at entry) */
 	int arg4;	/* the fourth argument (in a kprobe at entry) */
 };
 

@@ -313,24 +313,30 @@ bool inputs_flags_read(uint64_t flags)
 	return acc == O_RDONLY || acc == O_RDWR;
 }
 
+bool inputs_pseudo_fs(unsigned long magic)
+{
+	static const unsigned long pseudo[] = {
+		PROC_SUPER_MAGIC, SYSFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC,
+		DEBUGFS_MAGIC, TRACEFS_MAGIC, SECURITYFS_MAGIC, BPF_FS_MAGIC,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (magic == pseudo[i])
+			return true;
+	return false;
+}
+
 /* Is the file system of @where one of the kernel's own (its files are
  * no input)?  Asked only of those on a device-less one (major 0): tmpfs
  * holds real input, proc and sysfs do not. */
 static bool pseudo_fs(const char *where)
 {
-	static const unsigned long magic[] = {
-		PROC_SUPER_MAGIC, SYSFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC,
-		DEBUGFS_MAGIC, TRACEFS_MAGIC, SECURITYFS_MAGIC, BPF_FS_MAGIC,
-	};
 	struct statfs sf;
-	size_t i;
 
 	if (statfs(where, &sf) < 0)
 		return true;	/* gone: not counted */
-	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
-		if ((unsigned long)sf.f_type == magic[i])
-			return true;
-	return false;
+	return inputs_pseudo_fs((unsigned long)sf.f_type);
 }
 
 /* Add (@dev, @ino) to the set: false if it was there. */
@@ -371,6 +377,22 @@ void inputs_open(struct tp_inputs *in, const struct tp_open_call *c)
 		in->bytes += (uint64_t)st.st_size;
 		in->files++;
 	}
+}
+
+void inputs_add(struct tp_inputs *in, dev_t dev, uint64_t ino, uint64_t size,
+		unsigned long fs_magic)
+{
+	if (major(dev) == 0 && inputs_pseudo_fs(fs_magic))
+		return;
+	if (add_once(in, (uint64_t)dev, ino)) {
+		in->bytes += size;
+		in->files++;
+	}
+}
+
+void inputs_lower_bound(struct tp_inputs *in)
+{
+	in->partial = true;
 }
 
 void inputs_missed(struct tp_inputs *in, int err)

@@ -60,6 +60,17 @@ struct tp_inputs *inputs_new(void);
  * regular file for reading (O_RDONLY or O_RDWR, not O_PATH nor O_TRUNC),
  * outside the kernel's pseudo-file systems (proc, sysfs, ...). */
 void inputs_open(struct tp_inputs *in, const struct tp_open_call *c);
+/* A regular file opened for reading, seen without a stop (the cgroup
+ * mode's probe, inprobe.h): counted once by @dev and @ino, at @size,
+ * unless its file system (@fs_magic, statfs's f_type) is one of the
+ * kernel's own. */
+void inputs_add(struct tp_inputs *in, dev_t dev, uint64_t ino, uint64_t size,
+		unsigned long fs_magic);
+/* Some opens were not seen: the figures are a lower bound. */
+void inputs_lower_bound(struct tp_inputs *in);
+/* Is the file system of magic @magic (statfs's f_type) one of the
+ * kernel's own (proc, sysfs, cgroupfs, ...), whose files are no input? */
+bool inputs_pseudo_fs(unsigned long magic);
 /* An open call could not be read (opens_call_get()'s @err): the figures
  * become a lower bound (a path), or unknown (the call itself). */
 void inputs_missed(struct tp_inputs *in, int err);

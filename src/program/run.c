@@ -17,6 +17,7 @@
 #include "basic/clock.h"
 #include "basic/messages.h"
 #include "basic/phases.h"
+#include "kernel/inprobe.h"
 #include "kernel/proc.h"
 #include "kernel/sigsender/sigprobe.h"
 #include "measure/ratewin.h"
@@ -216,10 +217,27 @@ static const char *input_reason(const struct tp_run *r)
 	if (r->tk->ptraced)
 		return "a user's task in a cgroup: open calls do not stop "
 		       "(the filter would set no_new_privs)";
+	if (r->tk->ops->kind == TP_TRACK_CGROUP && r->inprobe_why[0])
+		return r->inprobe_why;
 	if (r->tk->ops->kind == TP_TRACK_CGROUP)
-		return "the cgroup mode has no stop at open calls (--tracking=ptrace has)";
+		return "the cgroup mode counts it as root, from a kprobe on a cgroup v2 "
+		       "(--tracking=ptrace stops at open calls)";
 	return "polling sees no open calls (--tracking=ptrace does)";
 }
+static void input_file(void *arg, const struct tp_inprobe_file *f)
+{
+	inputs_add(arg, f->dev, f->ino, f->size, (unsigned long)f->fs_magic);
+}
+
+/* The input as the cgroup mode's probe has it so far. */
+static void inputs_from_probe(struct tp_run *r)
+{
+	inputs_free(r->inputs);
+	r->inputs = inputs_new();
+	if (!inprobe_each(r->inprobe, input_file, r->inputs))
+		inputs_lower_bound(r->inputs);
+}
+
 /* Did the table hold every process of the tree from its birth to its
  * end, so that sums over its processes are whole?  Poll: with the
  * kernel's records; the cgroup mode: with no event lost; --pid: as
@@ -295,6 +313,8 @@ void run_fill_summary(struct tp_run *r, double t, bool final)
 	in.processes_partial = r->tk->counts_partial;
 	in.cgroup_left = r->tk->cgroup_left;
 	in.exit_records = r->tk->exit_records;
+	if (r->inprobe)
+		inputs_from_probe(r);
 	inputs_figures(r->inputs, input_reason(r), &r->rep->input);
 	r->rep->input.partial |= r->tk->counts_partial;	/* escapes */
 	figures_fill(&r->fig, &in, t, final);
@@ -535,6 +555,11 @@ static pid_t start_task(struct tp_run *r, const struct tp_track_sink *sk, int *s
 	 * kernel's events give the whole tree (tree_whole()) */
 	if (ts.trap_net && (r->o->tracking == TP_TRACK_POLL || r->o->tracking == TP_TRACK_CGROUP))
 		r->net_by_tree = net_use_probes(r->net);
+	/* the cgroup mode's input, from a probe on the opens (root) */
+	if (r->o->input && r->o->tracking == TP_TRACK_CGROUP && r->cg && cgrun_v2_task(r->cg) &&
+	    !(r->inprobe = inprobe_open(cgrun_v2_task(r->cg), r->inprobe_why,
+					sizeof(r->inprobe_why))))
+		debug_msg("no input size: %s", r->inprobe_why);
 	ts.child_mask = &r->old_mask;
 	ts.child_sigpipe = &r->old_sigpipe;
 	ts.child_sigchld = &r->old_sigchld;
@@ -836,6 +861,7 @@ void run_close(struct tp_run *r)
 	inputs_free(r->inputs);
 	endwatch_free(r->endw);
 	sigprobe_free(r->sigp);
+	inprobe_free(r->inprobe);
 	snapevents_free(r->watch);
 	ptree_free(&r->tree);
 	track_free(r->tk);

@@ -55,6 +55,8 @@ struct tp_run {
 	struct tp_series *series;	/* --with-time-series, or NULL */
 	struct tp_opens *files;		/* --with-inotify, or NULL */
 	struct tp_inputs *inputs;	/* the open calls stop, or NULL */
+	struct tp_inprobe *inprobe;	/* the cgroup mode's input (root), or NULL */
+	char inprobe_why[512];		/* why there is none, when asked for */
 	struct tp_fanout *story;	/* process records, trace, or NULL */
 	struct tp_snapevents *watch;	/* --snapshot-events, or NULL */
 	struct tp_cgrun *cg;		/* the task's cgroups (borrowed), or NULL */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz-btf.c: libFuzzer harness for the BTF reader
- * (kernel/sigsender/btf.c).  Whatever the blob holds, finding a member's
+ * (kernel/btf.c).  Whatever the blob holds, finding a member's
  * offset must neither crash nor read past it, and an offset found lies
  * inside a struct of at most 2^21 bytes (24 bits of bit offset).  Two
  * lookups per input: task_struct's tgid (the one tpmon makes), and a
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/sigsender/btf.h"
+#include "kernel/btf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -31,7 +31,7 @@ tests_fuzz_fuzz_netlink_SOURCES = tests/fuzz/fuzz-netlink.c src/kernel/taskstats
 tests_fuzz_fuzz_netlink_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_netlink_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 
-tests_fuzz_fuzz_btf_SOURCES = tests/fuzz/fuzz-btf.c src/kernel/sigsender/btf.c
+tests_fuzz_fuzz_btf_SOURCES = tests/fuzz/fuzz-btf.c src/kernel/btf.c
 tests_fuzz_fuzz_btf_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS)
 tests_fuzz_fuzz_btf_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 

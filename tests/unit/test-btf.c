@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test-btf.c: unit tests of kernel/sigsender/btf.c, a member's offset
+/* test-btf.c: unit tests of kernel/btf.c, a member's offset
  * from the kernel's BTF, on blobs built here as the kernel lays them out
  * (<linux/btf.h>): an int, a typedef, an array, an enum, a function
  * prototype and a forward declaration of task_struct before the struct
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/sigsender/btf.h"
+#include "kernel/btf.h"
 #include "tap.h"
 
 static unsigned char blob[1024];
@@ -97,6 +97,7 @@ static size_t build(int kflag, uint32_t tgid_bits, int unknown)
 	u32(str("state")), u32(1), u32(0);
 	u32(str("pid")), u32(2), u32(2368 * 8);
 	u32(str("tgid")), u32(2), u32(tgid_bits);
+	type(str("security_file_open"), BTF_KIND_FUNC, 0, 0, 5);
 	return finish(24, BTF_MAGIC);
 }
 
@@ -120,6 +121,25 @@ static void truncations(void)
 	is_int((long long)wrong, 0, "every truncation of the blob: -1");
 }
 
+/* What the input probe reads (src/kernel/inprobe.c), in this kernel. */
+static void machine_inprobe(const unsigned char *b, size_t n)
+{
+	static const char *const want[][2] = {
+		{ "file", "f_mode" }, { "file", "f_flags" }, { "file", "f_inode" },
+		{ "inode", "i_mode" }, { "inode", "i_ino" }, { "inode", "i_size" },
+		{ "inode", "i_sb" }, { "super_block", "s_dev" }, { "super_block", "s_magic" },
+	};
+	size_t i, off, found = 0;
+	uint32_t id = 0;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		found += btf_member_offset(b, n, want[i][0], want[i][1], &off) == 0;
+	is_int((long long)found, 9, "this kernel's BTF: the input probe's 9 members");
+	if (btf_type_id(b, n, BTF_KIND_FUNC, "security_file_open", &id) < 0)
+		id = 0;
+	ok(id > 0, "this kernel's BTF: security_file_open is a function (type %u)", (unsigned)id);
+}
+
 static void machine(void)
 {
 	FILE *f = fopen("/sys/kernel/btf/vmlinux", "rb");
@@ -129,6 +149,8 @@ static void machine(void)
 
 	if (!f) {
 		ok(1, "# SKIP no /sys/kernel/btf/vmlinux");
+		ok(1, "# SKIP no /sys/kernel/btf/vmlinux");
+		ok(1, "# SKIP no /sys/kernel/btf/vmlinux");
 		return;
 	}
 	b = malloc(cap);
@@ -137,6 +159,7 @@ static void machine(void)
 	found = offset_of(b, n, "pid", &pid) == 0 && offset_of(b, n, "tgid", &tgid) == 0;
 	ok(found && tgid == pid + 4,
 	   "this kernel's BTF: task_struct's tgid (%zu) just after pid (%zu)", tgid, pid);
+	machine_inprobe(b, n);
 	free(b);
 }
 
@@ -144,8 +167,9 @@ int main(void)
 {
 	unsigned char *odd = malloc(sizeof(blob) + 1);
 	size_t n, off = 0;
+	uint32_t id;
 
-	plan(14);
+	plan(20);
 	n = build(0, 2372 * 8, 0);
 	is_int(offset_of(blob, n, "tgid", &off), 0, "tgid found");
 	is_int((long long)off, 2372, "tgid at byte 2372");
@@ -174,6 +198,16 @@ int main(void)
 	memset(blob + 24, 0, 8);
 	blob[4] = 32;
 	ok(offset_of(blob, n + 8, "tgid", &off) == 0 && off == 2372, "a longer header");
+	n = build(0, 2372 * 8, 0);
+	id = 0;
+	ok(btf_type_id(blob, n, BTF_KIND_FUNC, "security_file_open", &id) == 0 && id == 8,
+	   "a function's type id: 8, after the 7 types before it");
+	is_int(btf_type_id(blob, n, BTF_KIND_FUNC, "task_struct", &id), -1,
+	       "a struct is not a function: -1");
+	is_int(btf_type_id(blob, n, BTF_KIND_FUNC, "vfs_open", &id), -1, "no such function: -1");
+	n = build(0, 2372 * 8, 1);
+	is_int(btf_type_id(blob, n, BTF_KIND_FUNC, "security_file_open", &id), -1,
+	       "a function after an unknown kind: -1");
 	truncations();
 	machine();
 	free(odd);

@@ -52,12 +52,12 @@ static void pmu_texts(void)
 
 static void regs_and_version(void)
 {
-	struct bpfasm_regs r = { -1, -1 };
+	struct bpfasm_regs r = { -1, -1, -1 };
 
-	ok(bpfasm_regs_of("x86_64", &r) == 0 && r.ret == 80 && r.arg4 == 88,
-	   "x86_64: ax at 80, cx at 88");
-	ok(bpfasm_regs_of("aarch64", &r) == 0 && r.ret == 0 && r.arg4 == 24,
-	   "aarch64: x0 at 0, x3 at 24");
+	ok(bpfasm_regs_of("x86_64", &r) == 0 && r.ret == 80 && r.arg1 == 112 && r.arg4 == 88,
+	   "x86_64: ax at 80, di at 112, cx at 88");
+	ok(bpfasm_regs_of("aarch64", &r) == 0 && r.ret == 0 && r.arg1 == 0 && r.arg4 == 24,
+	   "aarch64: x0 at 0 (the result and the first argument), x3 at 24");
 	is_int(bpfasm_regs_of("i686", &r), -1, "i686: refused");
 	is_int(bpfasm_regs_of("ppc64le", &r), -1, "ppc64le: refused");
 	is_int(bpfasm_kversion("4.18.0-553.el8_10.x86_64"), 0x041200, "RHEL 8's 4.18.0");

@@ -23,7 +23,7 @@
 #include "basic/xmalloc.h"
 #include "kernel/bpfasm.h"
 #include "kernel/proc.h"
-#include "kernel/sigsender/btf.h"
+#include "kernel/btf.h"
 #include "kernel/sigsender/sigprobe.h"
 
 /* Slots: processes of the machine that were sent a signal; least

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* btf.h: a member's offset in a kernel structure, from the kernel's BTF
+/* btf.h: a member's offset in a kernel structure, and a function's type
+ * id (for a program at its entry), from the kernel's BTF
  * (/sys/kernel/btf/vmlinux: a header, a type section and a string
  * section).  Pure: the caller reads the blob, whole or through a
  * function that gives the bytes asked for (the kernel's is 5 MB, and
@@ -8,6 +9,7 @@
 #define TPMON_BTF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The byte offset of member @member of the struct named @strct in the
  * BTF blob @buf of @len bytes (any alignment, the machine's byte order),
@@ -16,6 +18,11 @@
  * Reads nothing outside @buf. */
 int btf_member_offset(const void *buf, size_t len, const char *strct, const char *member,
 		      size_t *off);
+
+/* The id of the first type of kind @kind (BTF_KIND_FUNC, ...) named
+ * @name in the blob @buf of @len bytes into *@id: 0, or -1 when the blob
+ * is malformed or holds none.  Reads nothing outside @buf. */
+int btf_type_id(const void *buf, size_t len, unsigned kind, const char *name, uint32_t *id);
 
 /* Copy @len bytes at @at of the blob into @buf: 0, or -1 (none past the
  * end of the blob are asked for). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* btf.c: a member's offset from the kernel's BTF (btf.h).  The layout is
+/* btf.c: a member's offset and a type's id from the kernel's BTF (btf.h).  The layout is
  * that of <linux/btf.h>: struct btf_header, then at type_off the types,
  * each a struct btf_type followed by data whose size its kind and vlen
  * give, and at str_off the NUL-terminated names.  A struct's members are
@@ -9,7 +9,7 @@
 #include <linux/btf.h>
 #include <stdint.h>
 #include <string.h>
-#include "kernel/sigsender/btf.h"
+#include "kernel/btf.h"
 
 #define NAME_MAX_LEN 63
 
@@ -100,15 +100,14 @@ static int find_struct(const struct blob *b, const char *strct, const char *memb
 	return -1;
 }
 
-int btf_member_offset_read(btf_read_fn *read, void *arg, size_t len, const char *strct,
-			   const char *member, size_t *off)
+/* The blob's sections into @b: 0, or -1 when its header is not sound. */
+static int open_blob(btf_read_fn *read, void *arg, size_t len, struct blob *b)
 {
 	uint32_t h[6];		/* magic, version, flags; hdr_len; types; strings */
 	uint16_t magic;
-	struct blob b;
 
-	b.read = read;
-	b.arg = arg;
+	b->read = read;
+	b->arg = arg;
 	if (len < sizeof(h) || read(arg, 0, h, sizeof(h)) < 0)
 		return -1;
 	memcpy(&magic, h, sizeof(magic));
@@ -117,11 +116,50 @@ int btf_member_offset_read(btf_read_fn *read, void *arg, size_t len, const char 
 	len -= h[1];
 	if (h[2] > len || h[3] > len - h[2] || h[4] > len || h[5] > len - h[4])
 		return -1;
-	b.types = h[1] + (size_t)h[2];
-	b.types_len = h[3];
-	b.strs = h[1] + (size_t)h[4];
-	b.strs_len = h[5];
+	b->types = h[1] + (size_t)h[2];
+	b->types_len = h[3];
+	b->strs = h[1] + (size_t)h[4];
+	b->strs_len = h[5];
+	return 0;
+}
+
+int btf_member_offset_read(btf_read_fn *read, void *arg, size_t len, const char *strct,
+			   const char *member, size_t *off)
+{
+	struct blob b;
+
+	if (open_blob(read, arg, len, &b) < 0)
+		return -1;
 	return find_struct(&b, strct, member, off);
+}
+
+/* The id of the first type of @kind named @name (ids count from 1, the
+ * first type of the section; 0 is void). */
+static int find_type(const struct blob *b, unsigned want, const char *name, uint32_t *id)
+{
+	size_t at = 0;
+	uint32_t t[3], n = 1;
+
+	while (b->types_len - at >= 12 && n < UINT32_MAX) {
+		uint32_t vlen;
+		unsigned kind;
+		long extra;
+
+		if (b->read(b->arg, b->types + at, t, sizeof(t)) < 0)
+			return -1;
+		vlen = t[1] & 0xffff;
+		kind = (t[1] >> 24) & 0x1f;
+		extra = extra_size(kind, vlen);
+		if (extra < 0 || (size_t)extra > b->types_len - at - 12)
+			return -1;
+		if (kind == want && name_is(b, t[0], name)) {
+			*id = n;
+			return 0;
+		}
+		at += 12 + (size_t)extra;
+		n++;
+	}
+	return -1;
 }
 
 struct mem {
@@ -145,4 +183,14 @@ int btf_member_offset(const void *buf, size_t len, const char *strct, const char
 	struct mem m = { buf, len };
 
 	return btf_member_offset_read(mem_read, &m, len, strct, member, off);
+}
+
+int btf_type_id(const void *buf, size_t len, unsigned kind, const char *name, uint32_t *id)
+{
+	struct mem m = { buf, len };
+	struct blob b;
+
+	if (open_blob(mem_read, &m, len, &b) < 0)
+		return -1;
+	return find_type(&b, kind, name, id);
 }
