@@ -7,9 +7,8 @@
  * s_dev and s_magic, at offsets the kernel's BTF gives.  It keeps an open
  * by a process of the cgroup (a cgroup array's one entry) when f_mode has
  * FMODE_READ and not FMODE_EXEC, f_flags has neither O_TRUNC nor
- * __FMODE_EXEC, and the inode is a regular file; it stores
- * {dev, ino, size, magic} under the inode's address, only if there is
- * none (the first open's size).  A store refused for lack of room counts
+ * __FMODE_EXEC, and the inode is a regular file; it stores {size, magic}
+ * under {dev, ino}, only if there is none (the first open's size).  A store refused for lack of room counts
  * in a second map, and the figures become a lower bound. */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "basic/messages.h"
 #include "basic/xmalloc.h"
 #include "kernel/bpfasm.h"
 #include "kernel/btf.h"
@@ -30,9 +30,12 @@
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 #define HOOK "security_file_open"
 #define BTF_MAX (64u << 20)
-/* distinct files a run can note; past them, a lower bound */
-#define INPROBE_SLOTS 65536
-#define INPROBE_SLOTS_PREALLOC 16384	/* before 6.1: the map made whole */
+/* Distinct files a run can note; past them, a lower bound.  The map is
+ * made whole at once (9 to 15 ms here): one that allocates its slots as
+ * they come (BPF_F_NO_PREALLOC) refused a store when the kernel's per-CPU
+ * cache of them ran dry, and a file of the task was missed, in one run
+ * of five in the VM. */
+#define INPROBE_SLOTS 32768
 #define FMODE_READ_BIT 0x1
 #define FMODE_EXEC_BIT 0x20		/* f_mode's FMODE_EXEC, f_flags's __FMODE_EXEC */
 #define S_IFMT_BITS 0170000
@@ -49,20 +52,26 @@ static const char *const member[NOFFS][2] = {
 	{ "inode", "i_sb" }, { "super_block", "s_dev" }, { "super_block", "s_magic" },
 };
 
-/* A slot's value, as the program stores it (little-endian halves). */
+/* A slot, as the program stores it: under the file's device (the
+ * kernel's dev_t in the low half) and inode number, not the inode's
+ * address, which an inode evicted and another read in may reuse (9p,
+ * with no cache, makes an inode at each open). */
+struct slot_key {
+	uint64_t dev, ino;
+};
+
 struct slot_value {
-	uint64_t dev, ino, size, magic;
+	uint64_t size, magic;
 };
 
 enum inprobe_source { INPROBE_FENTRY, INPROBE_KPROBE };
 
 struct tp_inprobe {
 	enum inprobe_source source;
-	int map;		/* inode address -> struct slot_value */
+	int map;		/* struct slot_key -> struct slot_value */
 	int miss;		/* an array of one: stores refused */
 	int cgroup;		/* a cgroup array of one: the tree's cgroup */
 	int prog, link;
-	size_t slots;
 };
 
 /* probe_read(fp + @at, @len, r@src + @off); out unless it read */
@@ -97,7 +106,7 @@ static void emit_cgroup_check(struct bpfasm *p, int cgroup)
 }
 
 /* The file in r8: out unless it is opened for reading, not truncated,
- * not an exec's; its inode's address into r9 and at fp - 16 (the key). */
+ * not an exec's; its inode's address into r9. */
 static void emit_file(struct bpfasm *p, const size_t *o, int probe_read)
 {
 	read_u32(p, -8, BPF_REG_8, (int32_t)o[F_MODE], probe_read);
@@ -114,8 +123,8 @@ static void emit_file(struct bpfasm *p, const size_t *o, int probe_read)
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_9, 0, L_OUT);
 }
 
-/* The inode in r9: out unless it is a regular file; the value
- * {dev, ino, size, magic} at fp - 48. */
+/* The inode in r9: out unless it is a regular file; the key {dev, ino}
+ * at fp - 32, the value {size, magic} at fp - 48. */
 static void emit_inode(struct bpfasm *p, const size_t *o, int probe_read)
 {
 	bpfasm_emit(p, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -56, 0);
@@ -123,14 +132,14 @@ static void emit_inode(struct bpfasm *p, const size_t *o, int probe_read)
 	bpfasm_emit(p, BPF_LDX | BPF_MEM | BPF_H, BPF_REG_1, BPF_REG_10, -56, 0);
 	bpfasm_emit(p, BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_1, 0, 0, S_IFMT_BITS);
 	bpfasm_jump(p, BPF_JNE, BPF_REG_1, S_IFREG_BITS, L_OUT);
-	read_to(p, -40, 8, BPF_REG_9, (int32_t)o[I_INO], probe_read);
-	read_to(p, -32, 8, BPF_REG_9, (int32_t)o[I_SIZE], probe_read);
+	read_to(p, -24, 8, BPF_REG_9, (int32_t)o[I_INO], probe_read);
+	read_to(p, -48, 8, BPF_REG_9, (int32_t)o[I_SIZE], probe_read);
 	read_to(p, -64, 8, BPF_REG_9, (int32_t)o[I_SB], probe_read);
 	bpfasm_emit(p, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_10, -64, 0);
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_7, 0, L_OUT);
-	bpfasm_emit(p, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -48, 0);
-	read_to(p, -48, 4, BPF_REG_7, (int32_t)o[S_DEV], probe_read);
-	read_to(p, -24, 8, BPF_REG_7, (int32_t)o[S_MAGIC], probe_read);
+	bpfasm_emit(p, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -32, 0);
+	read_to(p, -32, 4, BPF_REG_7, (int32_t)o[S_DEV], probe_read);
+	read_to(p, -40, 8, BPF_REG_7, (int32_t)o[S_MAGIC], probe_read);
 }
 
 /* Registers: r6 the context (fentry: the arguments, u64 each; kprobe:
@@ -152,7 +161,10 @@ static void assemble(struct bpfasm *p, const struct tp_inprobe *ip, const size_t
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_8, 0, L_OUT);
 	emit_file(p, o, probe_read);
 	emit_inode(p, o, probe_read);
-	bpfasm_map_update(p, ip->map, -16, -48, BPF_NOEXIST);
+	bpfasm_map_update(p, ip->map, -32, -48, BPF_NOEXIST);
+	/* the helper's int, sign-extended (6.1 gives -EEXIST's low 32 bits) */
+	bpfasm_emit(p, BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_0, 0, 0, 32);
+	bpfasm_emit(p, BPF_ALU64 | BPF_ARSH | BPF_K, BPF_REG_0, 0, 0, 32);
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_0, 0, L_OUT);
 	bpfasm_jump(p, BPF_JEQ, BPF_REG_0, -EEXIST, L_OUT);
 	/* refused (full): count it */
@@ -222,14 +234,8 @@ static int offsets(size_t *o, uint32_t *func, char *why, size_t size)
 
 static int make_maps(struct tp_inprobe *ip)
 {
-	ip->slots = INPROBE_SLOTS;
-	ip->map = bpfasm_map_create_lazy(sizeof(uint64_t), sizeof(struct slot_value),
-					 INPROBE_SLOTS);
-	if (ip->map < 0) {
-		ip->slots = INPROBE_SLOTS_PREALLOC;
-		ip->map = bpfasm_map_create(BPF_MAP_TYPE_HASH, sizeof(uint64_t),
-					    sizeof(struct slot_value), INPROBE_SLOTS_PREALLOC);
-	}
+	ip->map = bpfasm_map_create(BPF_MAP_TYPE_HASH, sizeof(struct slot_key),
+				    sizeof(struct slot_value), INPROBE_SLOTS);
 	ip->miss = bpfasm_map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t), sizeof(uint64_t), 1);
 	ip->cgroup = bpfasm_map_create(BPF_MAP_TYPE_CGROUP_ARRAY, sizeof(uint32_t),
 				       sizeof(uint32_t), 1);
@@ -309,7 +315,8 @@ static int load_attach(struct tp_inprobe *ip, const size_t *o, uint32_t func, ch
 }
 
 /* The next key after @key (NULL: the first) into @next: 0, or -1. */
-static int next_key(const struct tp_inprobe *ip, const uint64_t *key, uint64_t *next)
+static int next_key(const struct tp_inprobe *ip, const struct slot_key *key,
+		    struct slot_key *next)
 {
 	union bpf_attr a;
 
@@ -331,12 +338,13 @@ static int lookup(int map, const void *key, void *value)
 	return (int)bpfasm_sys(BPF_MAP_LOOKUP_ELEM, &a);
 }
 
-static void to_file(const struct slot_value *v, struct tp_inprobe_file *f)
+static void to_file(const struct slot_key *k, const struct slot_value *v,
+		    struct tp_inprobe_file *f)
 {
-	uint32_t kdev = (uint32_t)v->dev;
+	uint32_t kdev = (uint32_t)k->dev;
 
 	f->dev = makedev(kdev >> KDEV_MINOR_BITS, kdev & ((1u << KDEV_MINOR_BITS) - 1));
-	f->ino = v->ino;
+	f->ino = k->ino;
 	f->size = v->size;
 	f->fs_magic = v->magic;
 }
@@ -344,8 +352,9 @@ static void to_file(const struct slot_value *v, struct tp_inprobe_file *f)
 bool inprobe_each(const struct tp_inprobe *ip,
 		  void (*fn)(void *arg, const struct tp_inprobe_file *f), void *arg)
 {
-	uint64_t key, next, missed = 0;
-	const uint64_t *at = NULL;
+	struct slot_key key, next;
+	const struct slot_key *at = NULL;
+	uint64_t missed = 0;
 	struct slot_value v;
 	struct tp_inprobe_file f;
 	uint32_t zero = 0;
@@ -356,27 +365,41 @@ bool inprobe_each(const struct tp_inprobe *ip,
 		key = next;
 		at = &key;
 		if (lookup(ip->map, &key, &v) == 0) {
-			to_file(&v, &f);
+			to_file(&key, &v, &f);
 			fn(arg, &f);
 		}
 	}
-	return lookup(ip->miss, &zero, &missed) == 0 && missed == 0;
+	if (lookup(ip->miss, &zero, &missed) < 0) {
+		debug_msg("input probe: its count of refused files: %s", strerror(errno));
+		return false;
+	}
+	if (missed)
+		debug_msg("input probe: %lu files not noted (the map was full)",
+			  (unsigned long)missed);
+	return missed == 0;
 }
 
 /* Was tpmon's own open of its program, with the array empty, noted as
- * fstat() and fstatfs() see it?  The offsets are then right. */
+ * fstat() sees it, with a file system magic?  The offsets are then right.
+ * (Not the magic itself: on 9p, statfs() gives the server's file system,
+ * ext4's, where the super block holds 9p's.) */
 struct self_seen {
 	struct stat st;
 	long magic;
 	bool seen;
+	unsigned long noted;
+	struct tp_inprobe_file near;	/* one of the same inode number */
 };
 
 static void self_match(void *arg, const struct tp_inprobe_file *f)
 {
 	struct self_seen *s = arg;
 
+	s->noted++;
+	if (f->ino == (uint64_t)s->st.st_ino)
+		s->near = *f;
 	if (f->dev == s->st.st_dev && f->ino == (uint64_t)s->st.st_ino &&
-	    f->size == (uint64_t)s->st.st_size && f->fs_magic == (uint64_t)s->magic)
+	    f->size == (uint64_t)s->st.st_size && f->fs_magic != 0)
 		s->seen = true;
 }
 
@@ -394,6 +417,13 @@ static bool self_check(const struct tp_inprobe *ip)
 		inprobe_each(ip, self_match, &s);
 	}
 	close(fd);
+	if (!s.seen)
+		debug_msg("input probe: %lu files noted, not tpmon's (dev %lx ino %lu size %lu "
+			  "magic %lx); of its inode number: dev %lx size %lu magic %lx", s.noted,
+			  (unsigned long)s.st.st_dev, (unsigned long)s.st.st_ino,
+			  (unsigned long)s.st.st_size, (unsigned long)s.magic,
+			  (unsigned long)s.near.dev, (unsigned long)s.near.size,
+			  (unsigned long)s.near.fs_magic);
 	return s.seen;
 }
 
@@ -402,7 +432,8 @@ static bool self_check(const struct tp_inprobe *ip)
 static int set_cgroup(struct tp_inprobe *ip, const char *dir)
 {
 	uint32_t key = 0, fd = (uint32_t)open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	uint64_t k, none = 0;
+	struct slot_key k;
+	uint64_t none = 0;
 	union bpf_attr a;
 	int rc;
 
