@@ -210,8 +210,8 @@ void run_publish(struct tp_run *r, const struct tp_sample *s)
 static const char *input_reason(const struct tp_run *r)
 {
 	if (!r->o->input)
-		return "not asked: --with-input-size counts it under ptrace, "
-		       "where each open call then stops";
+		return "not asked: --with-input-size counts it (in the cgroup mode as root "
+		       "with a BPF program on the opens, under ptrace by a stop at each)";
 	if (r->o->pid)
 		return "--pid: no open call stops in a tree already running";
 	if (r->tk->ptraced)
