@@ -94,6 +94,28 @@ static void update_cores(struct tp_figures *f, double t, double cpu)
 	}
 }
 
+bool figures_now(const struct tp_figures *f, int k, double *v)
+{
+	const struct tp_summary *rep = f->rep;
+	bool res = k >= 0 && k < TP_RES__COUNT;
+
+	*v = res ? f->cur[k] : 0;
+	switch (k) {
+	case TP_RES_CORES:		/* as resource_monitor's lines: from the first */
+		return true;
+	case TP_RES_BANDWIDTH:		/* a rate once its window is full */
+		return rep->known[k] && f->cur_known[k];
+	case TP_FIG_MACHINE_LOAD:
+		*v = rep->machine_load;
+		return rep->load_known;
+	case TP_FIG_GPU_CORES:
+		*v = rep->gpu_cores_now;
+		return rep->known[TP_RES_GPUS];
+	default:
+		return res && rep->known[k];
+	}
+}
+
 void figures_sample(struct tp_figures *f, const struct tp_sample *s, unsigned max_live,
 		    unsigned long total, bool fit_memory, bool load_known, double load)
 {

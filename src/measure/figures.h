@@ -197,6 +197,11 @@ void figures_exit(struct tp_figures *f, bool known, int root_status);
  * wall_time the time it covers.  Returns it (in rep->snapshots). */
 const struct tp_snapshot *figures_snapshot(struct tp_figures *f, double t, char *label);
 
+/* Figure @k as it stands now (for a line of the time series, where the
+ * sample does not hold it: sample_figure()), in its summary unit, into
+ * *@v.  Returns whether it is known. */
+bool figures_now(const struct tp_figures *f, int k, double *v);
+
 /* The value of figure @f in @r, in its summary unit (basic/figtable.h),
  * into *@v.  Returns whether it is known (false: the summary's null). */
 bool figures_value(const struct tp_summary *r, enum tp_fig f, double *v);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "basic/clock.h"
+#include "basic/figtable.h"
 #include "basic/messages.h"
 #include "measure/sampler.h"
 #include "basic/xmalloc.h"
@@ -561,4 +562,19 @@ void sampler_init(struct tp_sampler *sm, struct tp_ptree *t)
 	sm->rollup_gen = 1;
 	sm->mem_gen = 1;
 	ptree_watch(t, &w);
+}
+
+int sample_figure(const struct tp_sample *s, int fig, double *v)
+{
+	switch (fig) {
+	case TP_RES_CPU_TIME: *v = s->cpu_s; return 1;
+	case TP_RES_MAX_CONCURRENT_PROCESSES: *v = s->nprocs; return 1;
+	case TP_RES_VIRTUAL_MEMORY: *v = s->vm_mb; return 1;
+	case TP_RES_MEMORY: *v = s->rss_mb; return 1;
+	case TP_RES_SWAP_MEMORY: *v = s->swap_mb; return 1;
+	case TP_RES_BYTES_READ: *v = (double)s->acct.io.read_bytes / 1048576.0; return 1;
+	case TP_RES_BYTES_WRITTEN: *v = (double)s->acct.io.write_bytes / 1048576.0; return 1;
+	case TP_FIG_MEMORY_PSS: *v = s->pss_mb; return s->nprocs > 0;
+	default: return -1;
+	}
 }

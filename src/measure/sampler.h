@@ -80,6 +80,14 @@ struct tp_until {
 bool sampler_sample(struct tp_sampler *sm, double now, const struct tp_until *stop_at,
 		    struct tp_sample *s);
 
+/* Figure @fig (basic/figtable.h) as sample @s read it at its moment, in
+ * its summary unit, into *@v: 1, or 0 where the sample holds it but it is
+ * not known (PSS with no process left), or -1 where the sample does not
+ * hold it (the figures have it: figures_now()).  The time series' lines
+ * come from here, so that a new sampled figure is its table row and this
+ * reader. */
+int sample_figure(const struct tp_sample *s, int fig, double *v);
+
 /* A memory pass: the resident and virtual size of every live process,
  * from /proc/PID/statm (1.2 us a process, where a stat pass reads
  * schedstat, stat and io: 7.4 us), summed into sm->mem_acc.  For the

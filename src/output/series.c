@@ -159,26 +159,15 @@ static int append(struct tp_series *se, const char *line, size_t len)
 static bool value(const struct tp_series_col *c, const struct tp_sample *s,
 		  const struct tp_figures *f, double *v)
 {
-	const struct tp_summary *rep = f->rep;
+	int held;
 
-	*v = c->fig >= 0 && c->fig < TP_RES__COUNT ? f->cur[c->fig] : 0;
-	switch (c->fig) {
-	case TP_SERIES_WALL_CLOCK: *v = rep->start + s->t; return true;
-	case TP_RES_CPU_TIME: *v = s->cpu_s; return true;
-	case TP_RES_CORES: return true;
-	case TP_RES_MAX_CONCURRENT_PROCESSES: *v = s->nprocs; return true;
-	case TP_RES_VIRTUAL_MEMORY: *v = s->vm_mb; return true;
-	case TP_RES_MEMORY: *v = s->rss_mb; return true;
-	case TP_RES_SWAP_MEMORY: *v = s->swap_mb; return true;
-	case TP_RES_BYTES_READ: *v = (double)s->acct.io.read_bytes / 1048576.0; return true;
-	case TP_RES_BYTES_WRITTEN: *v = (double)s->acct.io.write_bytes / 1048576.0; return true;
-	/* bandwidth: a rate once its window is full */
-	case TP_RES_BANDWIDTH: return rep->known[c->fig] && f->cur_known[c->fig];
-	case TP_FIG_MACHINE_LOAD: *v = rep->machine_load; return rep->load_known;
-	case TP_FIG_GPU_CORES: *v = rep->gpu_cores_now; return rep->known[TP_RES_GPUS];
-	case TP_FIG_MEMORY_PSS: *v = s->pss_mb; return s->nprocs > 0;
-	default: return c->fig >= 0 && c->fig < TP_RES__COUNT && rep->known[c->fig];
+	if (c->fig == TP_SERIES_WALL_CLOCK) {
+		*v = f->rep->start + s->t;
+		return true;
 	}
+	/* what the sample read at its moment, else the figure as it stands */
+	held = sample_figure(s, c->fig, v);
+	return held >= 0 ? held == 1 : figures_now(f, c->fig, v);
 }
 
 /* " V" for each of @se's columns and, with kernel columns, the table's
