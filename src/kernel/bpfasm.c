@@ -10,6 +10,7 @@
  *   aarch64: regs[31] first: the return value in x0 (0), the fourth
  *           argument in x3 (24). */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -110,6 +111,26 @@ void bpfasm_map_update(struct bpfasm *p, int map, int16_t key_off, int16_t value
 	bpfasm_emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, value_off);
 	bpfasm_emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, flags);
 	bpfasm_emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_update_elem);
+}
+
+int bpfasm_cgroup_array_set(int map, const char *dir)
+{
+	uint32_t key = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc, e;
+	uint32_t value = (uint32_t)fd;
+	union bpf_attr a;
+
+	if (fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)map;
+	a.key = (uint64_t)(uintptr_t)&key;
+	a.value = (uint64_t)(uintptr_t)&value;
+	rc = (int)bpfasm_sys(BPF_MAP_UPDATE_ELEM, &a);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
 }
 
 static int map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,

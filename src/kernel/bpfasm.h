@@ -54,6 +54,10 @@ void bpfasm_map_update(struct bpfasm *p, int map, int16_t key_off, int16_t value
 /* r0 = map_delete_elem(@map, fp + @key_off).  (r1 to r5 are clobbered.) */
 void bpfasm_map_delete(struct bpfasm *p, int map, int16_t key_off);
 
+/* Put the cgroup of directory @dir (v2) in slot 0 of the cgroup array
+ * @map, for bpf_current_task_under_cgroup(): 0, or -1 with errno. */
+int bpfasm_cgroup_array_set(int map, const char *dir);
+
 /* A map of @type with @entries entries; -1 with errno. */
 int bpfasm_map_create(enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
 		      uint32_t entries);

@@ -74,28 +74,39 @@ static int find_member(const struct blob *b, size_t m, uint32_t vlen, int kflag,
 	return -1;
 }
 
+/* The type at *@at of the type section into @t (name, info, size/type),
+ * its kind and vlen, and *@at past it: 1, 0 at the end of the section, or
+ * -1 when it cannot be read or is of a kind this parser does not know. */
+static int next_type(const struct blob *b, size_t *at, uint32_t t[3], unsigned *kind,
+		     uint32_t *vlen)
+{
+	long extra;
+
+	if (b->types_len - *at < 12)
+		return 0;
+	if (b->read(b->arg, b->types + *at, t, 3 * sizeof(uint32_t)) < 0)
+		return -1;
+	*vlen = t[1] & 0xffff;
+	*kind = (t[1] >> 24) & 0x1f;
+	extra = extra_size(*kind, *vlen);
+	if (extra < 0 || (size_t)extra > b->types_len - *at - 12)
+		return -1;
+	*at += 12 + (size_t)extra;
+	return 1;
+}
+
 static int find_struct(const struct blob *b, const char *strct, const char *member,
 		       size_t *off)
 {
-	size_t at = 0;
-	uint32_t t[3];
+	size_t at = 0, start = 0;
+	uint32_t t[3], vlen;
+	unsigned kind;
 
-	while (b->types_len - at >= 12) {
-		uint32_t vlen;
-		unsigned kind;
-		long extra;
-
-		if (b->read(b->arg, b->types + at, t, sizeof(t)) < 0)
-			return -1;
-		vlen = t[1] & 0xffff;
-		kind = (t[1] >> 24) & 0x1f;
-		extra = extra_size(kind, vlen);
-		if (extra < 0 || (size_t)extra > b->types_len - at - 12)
-			return -1;
+	while (next_type(b, &at, t, &kind, &vlen) == 1) {
 		if (kind == BTF_KIND_STRUCT && vlen && name_is(b, t[0], strct))
-			return find_member(b, b->types + at + 12, vlen, (int)(t[1] >> 31), member,
-					   off);
-		at += 12 + (size_t)extra;
+			return find_member(b, b->types + start + 12, vlen, (int)(t[1] >> 31),
+					   member, off);
+		start = at;
 	}
 	return -1;
 }
@@ -138,27 +149,14 @@ int btf_member_offset_read(btf_read_fn *read, void *arg, size_t len, const char 
 static int find_type(const struct blob *b, unsigned want, const char *name, uint32_t *id)
 {
 	size_t at = 0;
-	uint32_t t[3], n = 1;
+	uint32_t t[3], vlen, n;
+	unsigned kind;
 
-	while (b->types_len - at >= 12 && n < UINT32_MAX) {
-		uint32_t vlen;
-		unsigned kind;
-		long extra;
-
-		if (b->read(b->arg, b->types + at, t, sizeof(t)) < 0)
-			return -1;
-		vlen = t[1] & 0xffff;
-		kind = (t[1] >> 24) & 0x1f;
-		extra = extra_size(kind, vlen);
-		if (extra < 0 || (size_t)extra > b->types_len - at - 12)
-			return -1;
+	for (n = 1; n < UINT32_MAX && next_type(b, &at, t, &kind, &vlen) == 1; n++)
 		if (kind == want && name_is(b, t[0], name)) {
 			*id = n;
 			return 0;
 		}
-		at += 12 + (size_t)extra;
-		n++;
-	}
 	return -1;
 }
 

@@ -431,22 +431,16 @@ static bool self_check(const struct tp_inprobe *ip)
  * before (tpmon's, the machine's) is dropped. */
 static int set_cgroup(struct tp_inprobe *ip, const char *dir)
 {
-	uint32_t key = 0, fd = (uint32_t)open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uint32_t key = 0;
 	struct slot_key k;
 	uint64_t none = 0;
 	union bpf_attr a;
-	int rc;
+	int rc = bpfasm_cgroup_array_set(ip->cgroup, dir);
 
-	if ((int)fd < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)ip->cgroup;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&fd;
-	rc = (int)bpfasm_sys(BPF_MAP_UPDATE_ELEM, &a);
-	close((int)fd);
 	/* the machine's opens may have filled the map meanwhile */
+	memset(&a, 0, sizeof(a));
 	a.map_fd = (uint32_t)ip->miss;
+	a.key = (uint64_t)(uintptr_t)&key;
 	a.value = (uint64_t)(uintptr_t)&none;
 	if (rc == 0)
 		rc = (int)bpfasm_sys(BPF_MAP_UPDATE_ELEM, &a);

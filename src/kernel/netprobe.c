@@ -456,20 +456,10 @@ static uint32_t *all_keys(const struct tp_netprobe *np, size_t *n)
  * into the array, then every slot made before (tpmon's, others') gone. */
 static int set_cgroup(struct tp_netprobe *np, const char *dir)
 {
-	uint32_t key = 0, fd = (uint32_t)open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	union bpf_attr a;
+	int rc = bpfasm_cgroup_array_set(np->cgroup, dir);
 	size_t n, i;
 	uint32_t *keys;
-	int rc;
 
-	if ((int)fd < 0)
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)np->cgroup;
-	a.key = (uint64_t)(uintptr_t)&key;
-	a.value = (uint64_t)(uintptr_t)&fd;
-	rc = (int)bpfasm_sys(BPF_MAP_UPDATE_ELEM, &a);
-	close((int)fd);
 	keys = all_keys(np, &n);
 	for (i = 0; i < n; i++)
 		drop(np, keys[i]);
